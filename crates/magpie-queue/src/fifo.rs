@@ -1,0 +1,369 @@
+//! FIFO BWoS: the owner pushes at the back block and pops at the front block; thieves
+//! steal from any block in between, including the one being filled.
+//!
+//! The consumer's front block belongs to the owner (taken over from thieves with one swap
+//! when the consumer enters it), so pop needs no atomic operation. The producer's back
+//! block is shared with thieves from the moment it is entered, so each push publishes its
+//! index with one Release store — a plain `mov` on x86 (paper §5.2: "we have only one
+//! release barrier in the FIFO BWoS"). Thieves steal oldest-first through a shared
+//! cursor, or from a random block with [`Stealer::steal_random`] (§3.4's randomized
+//! procedure, which never touches the cursor).
+//!
+//! ```
+//! use magpie_queue::{fifo, Steal};
+//! let w = fifo::Worker::new();
+//! let s = w.stealer();
+//! for i in 0..10 {
+//!     w.push(i).unwrap();
+//! }
+//! assert_eq!(s.steal(), Steal::Success(0)); // thieves may steal from the block being filled
+//! assert_eq!(w.pop(), Some(1)); // the owner pops oldest first too
+//! ```
+
+use core::cell::Cell;
+use core::fmt;
+use core::ptr::NonNull;
+
+use crate::block::{tag_of, Block, Pos, Slot};
+use crate::shared::{Flavour, Shared};
+use crate::steal::Steal;
+use crate::sync::{Arc, Ordering::Relaxed};
+use crate::{BatchDestination, Config};
+
+pub(crate) struct Rules;
+
+impl Flavour for Rules {
+    const PASS_OWNED: bool = true;
+
+    #[inline]
+    fn stealable_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32> {
+        let b = block.b_pos_acquire();
+        (b.tag == seen.tag).then_some(b.idx)
+    }
+
+    fn estimated_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32> {
+        let b = block.b_pos_relaxed();
+        (b.tag == seen.tag).then_some(b.idx)
+    }
+
+    #[inline]
+    fn reserve_ordering() -> core::sync::atomic::Ordering {
+        // Relaxed: the slots' contents are published by FIFO_PUBLISH and acquired through
+        // FIFO_READ_BPOS before the reservation; the CAS only arbitrates between thieves
+        // and the owner's takeover (RMWs on one location are totally ordered).
+        Relaxed
+    }
+}
+
+/// The owner's handle of a FIFO BWoS queue: `Send`, not `Sync`.
+pub struct Worker<T> {
+    pub(crate) shared: Arc<Shared<T>>,
+    entries: u32,
+    // Producer side: the back block.
+    put_pos: Cell<u64>,
+    put_block: Cell<NonNull<Block<T>>>,
+    put_slots: Cell<*const Slot<T>>,
+    back: Cell<u32>,
+    /// `tag(put_pos) << 32`, so a push publishes `put_tag | back` without recomputing.
+    put_tag: Cell<u64>,
+    // Consumer side: the front block, owned (taken over) by the owner.
+    get_pos: Cell<u64>,
+    get_block: Cell<NonNull<Block<T>>>,
+    get_slots: Cell<*const Slot<T>>,
+    front: Cell<u32>,
+    /// Whether the front and back blocks are the same (then `back` bounds `front`).
+    same_block: Cell<bool>,
+}
+
+/// A thief's handle of a FIFO BWoS queue: `Clone + Send + Sync`.
+pub struct Stealer<T> {
+    pub(crate) shared: Arc<Shared<T>>,
+}
+
+// SAFETY: the raw pointers point into `shared`, kept alive by the worker; moving the
+// worker moves the owner role. `Cell`s keep it !Sync.
+unsafe impl<T: Send> Send for Worker<T> {}
+
+impl<T> Worker<T> {
+    /// An empty queue with the default geometry, 8 blocks × 1024 entries.
+    pub fn new() -> Self {
+        Self::with_config(Config::default())
+    }
+
+    /// An empty queue with the given geometry.
+    pub fn with_config(config: Config) -> Self {
+        let shared = Arc::new(Shared::new(config));
+        let start = shared.blocks();
+        let put = shared
+            .claim(start, true, Relaxed, |_| true)
+            .expect("a new queue has a free block");
+        // The consumer starts "behind" the first block, in an already consumed one, so
+        // the first block is stealable until the consumer needs it.
+        let get = shared.owner_block(start - 1);
+        let entries = shared.entries();
+        let worker = Self {
+            entries,
+            put_pos: Cell::new(start),
+            put_block: Cell::new(NonNull::from(put)),
+            put_slots: Cell::new(put.slots()),
+            back: Cell::new(0),
+            put_tag: Cell::new(u64::from(tag_of(start)) << 32),
+            get_pos: Cell::new(start - 1),
+            get_block: Cell::new(NonNull::from(get)),
+            get_slots: Cell::new(get.slots()),
+            front: Cell::new(entries),
+            same_block: Cell::new(false),
+            shared,
+        };
+        worker
+    }
+
+    /// A new thief handle for this queue.
+    pub fn stealer(&self) -> Stealer<T> {
+        Stealer { shared: self.shared.clone() }
+    }
+
+    /// Pushes `item` at the back; gives it back if the queue is full. Never blocks and
+    /// never waits for a thief.
+    #[inline]
+    pub fn push(&self, item: T) -> Result<(), T> {
+        let back = self.back.get();
+        if back < self.entries {
+            // SAFETY: slots at and above `back` in the back block are empty, and no thief
+            // reads them before the publication below.
+            unsafe { Block::write(self.put_slots.get(), back, item) };
+            self.back.set(back + 1);
+            self.put_block().publish(self.put_tag.get() | u64::from(back + 1));
+            return Ok(());
+        }
+        self.push_slow(item)
+    }
+
+    #[cold]
+    fn push_slow(&self, item: T) -> Result<(), T> {
+        if !self.advance_put() {
+            return Err(item);
+        }
+        self.push(item)
+    }
+
+    /// Pops the oldest item the owner holds.
+    #[inline]
+    pub fn pop(&self) -> Option<T> {
+        let front = self.front.get();
+        let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+        if front < limit {
+            self.front.set(front + 1);
+            // SAFETY: [front, limit) of the front block hold items written by the owner;
+            // the block is taken over, so no thief reserves them.
+            return Some(unsafe { Block::read(self.get_slots.get(), front) });
+        }
+        self.pop_slow()
+    }
+
+    #[cold]
+    fn pop_slow(&self) -> Option<T> {
+        loop {
+            if self.same_block.get() || self.front.get() < self.entries {
+                return None;
+            }
+            self.advance_get();
+            let front = self.front.get();
+            let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+            if front < limit {
+                self.front.set(front + 1);
+                // SAFETY: as in `pop`.
+                return Some(unsafe { Block::read(self.get_slots.get(), front) });
+            }
+        }
+    }
+
+    fn put_block(&self) -> &Block<T> {
+        // SAFETY: blocks live until the queue drops; we hold the Arc.
+        unsafe { self.put_block.get().as_ref() }
+    }
+
+    fn get_block(&self) -> &Block<T> {
+        // SAFETY: as above.
+        unsafe { self.get_block.get().as_ref() }
+    }
+
+    /// Moves the producer to the next block, which is granted to thieves at once.
+    fn advance_put(&self) -> bool {
+        let next = self.put_pos.get() + 1;
+        let reused = next - self.shared.blocks();
+        if self.get_pos.get() == reused && self.front.get() == self.entries {
+            // The consumer finished the block we need but has not left it yet.
+            self.advance_get();
+        }
+        if self.get_pos.get() <= reused {
+            return false; // the consumer has not consumed that incarnation: full
+        }
+        // FIFO_GRANT is Relaxed: thieves take slot contents from b_pos (FIFO_PUBLISH),
+        // and check that s_pos and b_pos carry the same tag.
+        let Some(block) = self.shared.claim(next, true, Relaxed, |_| true) else {
+            unreachable!("claim fails only when `consumed` says so")
+        };
+        self.put_pos.set(next);
+        self.put_block.set(NonNull::from(block));
+        self.put_slots.set(block.slots());
+        self.put_tag.set(u64::from(tag_of(next)) << 32);
+        self.back.set(0);
+        self.same_block.set(false);
+        true
+    }
+
+    /// Moves the consumer to the next block, taking it over from thieves.
+    fn advance_get(&self) {
+        let next = self.get_pos.get() + 1;
+        debug_assert!(next <= self.put_pos.get());
+        let block = self.shared.owner_block(next);
+        let first_unreserved = block.take_over(next);
+        block.release_unreserved(first_unreserved);
+        self.get_block().record_front(self.entries);
+        self.get_pos.set(next);
+        self.get_block.set(NonNull::from(block));
+        self.get_slots.set(block.slots());
+        self.front.set(first_unreserved);
+        self.same_block.set(next == self.put_pos.get());
+    }
+
+    /// Removes the oldest block's worth of items (the front block's), oldest first, for
+    /// spilling elsewhere when [`push`](Self::push) reports the queue full.
+    pub fn pop_block(&self) -> Option<Vec<T>> {
+        loop {
+            let front = self.front.get();
+            let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+            if front < limit {
+                let slots = self.get_slots.get();
+                // SAFETY: [front, limit) are the owner's items in the front block.
+                let out = (front..limit).map(|i| unsafe { Block::read(slots, i) }).collect();
+                self.front.set(limit);
+                return Some(out);
+            }
+            if self.same_block.get() {
+                return None;
+            }
+            self.advance_get();
+        }
+    }
+
+    /// Number of items: exact when no thief is stealing, approximate otherwise. Scans
+    /// the metadata of every block (O(blocks)).
+    pub fn len(&self) -> usize {
+        let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+        (limit - self.front.get()) as usize + self.shared.granted_len()
+    }
+
+    /// Whether the queue holds no item (same caveats as [`len`](Self::len)).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Total slots: blocks × entries per block.
+    pub fn capacity(&self) -> usize {
+        self.shared.blocks() as usize * self.entries as usize
+    }
+
+    fn room(&self) -> u32 {
+        if self.back.get() == self.entries && !self.advance_put() {
+            return 0;
+        }
+        self.entries - self.back.get()
+    }
+}
+
+impl<T> Default for Worker<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Drop for Worker<T> {
+    fn drop(&mut self) {
+        // Leave the consumer index in the block so the last handle drops those items.
+        self.get_block().record_front(self.front.get());
+    }
+}
+
+impl<T> fmt::Debug for Worker<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("fifo::Worker").field("len", &self.len()).field("capacity", &self.capacity()).finish()
+    }
+}
+
+impl<T> crate::dest::Sealed for Worker<T> {}
+
+impl<T> BatchDestination<T> for Worker<T> {
+    fn room(&self) -> usize {
+        Worker::room(self) as usize
+    }
+
+    fn push_within_room(&self, item: T) {
+        let back = self.back.get();
+        assert!(back < self.entries, "push_within_room beyond room()");
+        // SAFETY: as in `push`.
+        unsafe { Block::write(self.put_slots.get(), back, item) };
+        self.back.set(back + 1);
+        self.put_block().publish(self.put_tag.get() | u64::from(back + 1));
+    }
+}
+
+impl<T> Stealer<T> {
+    /// Steals the oldest stealable item (through the thieves' shared cursor).
+    pub fn steal(&self) -> Steal<T> {
+        let mut got = None;
+        self.shared.steal::<Rules>(1, |item| got = Some(item)).map(|_| got.expect("one item stolen"))
+    }
+
+    /// The paper's randomized procedure (§3.4): sample one random block and steal from
+    /// it if it is granted to thieves and non-empty; `Empty` otherwise, even if other
+    /// blocks hold items. Touches no shared cursor.
+    pub fn steal_random<R: rand_core::RngCore + ?Sized>(&self, rng: &mut R) -> Steal<T> {
+        let mut got = None;
+        self.shared
+            .steal_at::<Rules>(rng.next_u64(), 1, |item| got = Some(item))
+            .map(|_| got.expect("one item stolen"))
+    }
+
+    /// Moves up to `max` items (at most one block, with one reservation) into `dest`,
+    /// returning how many. `Empty` also when `dest` has no room.
+    pub fn steal_batch_into(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<usize> {
+        crate::dest::steal_batch_into(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+    }
+
+    /// Like [`steal_batch_into`](Self::steal_batch_into), but returns the oldest stolen
+    /// item instead of pushing it.
+    pub fn steal_batch_and_pop(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<T> {
+        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+    }
+
+    /// Batch version of [`steal_random`](Self::steal_random).
+    pub fn steal_batch_random_and_pop<R: rand_core::RngCore + ?Sized>(
+        &self,
+        dest: &impl BatchDestination<T>,
+        max: usize,
+        rng: &mut R,
+    ) -> Steal<T> {
+        let random = rng.next_u64();
+        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| self.shared.steal_at::<Rules>(random, n, sink))
+    }
+
+    /// Occupancy sample for probabilistic victim selection (§3.4): reads one random
+    /// block's metadata and returns true with probability ≈ stealable items / capacity.
+    pub fn sample<R: rand_core::RngCore + ?Sized>(&self, rng: &mut R) -> bool {
+        self.shared.sample::<Rules>(rng.next_u64())
+    }
+}
+
+impl<T> Clone for Stealer<T> {
+    fn clone(&self) -> Self {
+        Self { shared: self.shared.clone() }
+    }
+}
+
+impl<T> fmt::Debug for Stealer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("fifo::Stealer").finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,343 @@
+//! LIFO BWoS: the owner pushes and pops at the top block; thieves take the oldest blocks.
+//!
+//! The owner works in its *top* block, which thieves never touch: push and pop there are
+//! a bounds check and a slot access, with no atomic operation at all (paper §4.1: "LIFO
+//! BWoS does not contain any barriers in the fast path"). Leaving the top block forward
+//! *grants* it to thieves (one Release store); popping below it *takes over* the block
+//! beneath (one swap), leaving any thief still reading its reserved entries undisturbed.
+//! Thieves steal from the bottom block through a shared cursor and move up when a block
+//! is exhausted (§3.4: "for LIFO BWoS, stealing still happens from the bottom block").
+//!
+//! ```
+//! use magpie_queue::{lifo, Steal};
+//! let w = lifo::Worker::new();
+//! let s = w.stealer();
+//! for i in 0..2000 {
+//!     w.push(i).unwrap();
+//! }
+//! assert_eq!(w.pop(), Some(1999)); // newest first for the owner
+//! assert_eq!(s.steal(), Steal::Success(0)); // oldest first for thieves
+//! ```
+
+use core::cell::Cell;
+use core::fmt;
+use core::ptr::NonNull;
+
+use crate::block::{tag_of, Block, Pos, Slot};
+use crate::ordering::ord;
+use crate::shared::{Flavour, Shared};
+use crate::steal::Steal;
+use crate::sync::{Arc, Ordering::Relaxed};
+use crate::{BatchDestination, Config};
+
+pub(crate) struct Rules;
+
+impl Flavour for Rules {
+    const PASS_OWNED: bool = false;
+
+    #[inline]
+    fn stealable_end(block: &Block<impl Sized>, _seen: Pos) -> Option<u32> {
+        // A granted LIFO block is full: it is granted only when the owner fills it.
+        Some(block.entries())
+    }
+
+    fn estimated_end(block: &Block<impl Sized>, _seen: Pos) -> Option<u32> {
+        Some(block.entries())
+    }
+
+    #[inline]
+    fn reserve_ordering() -> core::sync::atomic::Ordering {
+        // Acquire pairs with LIFO_GRANT: the owner's writes of the granted slots are
+        // visible once our reservation reads the grant (or a later CAS in its release
+        // sequence).
+        ord!("LIFO_RESERVE", Acquire)
+    }
+}
+
+/// The owner's handle of a LIFO BWoS queue: `Send`, not `Sync`.
+pub struct Worker<T> {
+    pub(crate) shared: Arc<Shared<T>>,
+    /// Logical position of the top block.
+    pub(crate) top: Cell<u64>,
+    /// The highest position the owner has entered; positions up to it that lie above
+    /// `top` are blocks the owner left downwards, empty and still its own.
+    highest: Cell<u64>,
+    block: Cell<NonNull<Block<T>>>,
+    slots: Cell<*const Slot<T>>,
+    /// Next free index in the top block (the paper's b_pos, kept owner-private).
+    back: Cell<u32>,
+    /// Lowest index the owner may pop in the top block (the paper's f_pos).
+    front: Cell<u32>,
+    entries: u32,
+}
+
+/// A thief's handle of a LIFO BWoS queue: `Clone + Send + Sync`.
+pub struct Stealer<T> {
+    pub(crate) shared: Arc<Shared<T>>,
+}
+
+// SAFETY: the raw pointers in `Worker` point into `shared`, which the worker keeps alive;
+// moving the worker to another thread moves the owner role with it. `Cell`s keep it !Sync.
+unsafe impl<T: Send> Send for Worker<T> {}
+
+impl<T> Worker<T> {
+    /// An empty queue with the default geometry, 8 blocks × 1024 entries.
+    pub fn new() -> Self {
+        Self::with_config(Config::default())
+    }
+
+    /// An empty queue with the given geometry.
+    pub fn with_config(config: Config) -> Self {
+        let shared = Arc::new(Shared::new(config));
+        let start = shared.blocks();
+        let block = shared
+            .claim(start, false, Relaxed, |_| true)
+            .expect("a new queue has a free block");
+        let block_ptr = NonNull::from(block);
+        let slots = block.slots();
+        let entries = shared.entries();
+        Self {
+            shared,
+            top: Cell::new(start),
+            highest: Cell::new(start),
+            block: Cell::new(block_ptr),
+            slots: Cell::new(slots),
+            back: Cell::new(0),
+            front: Cell::new(0),
+            entries,
+        }
+    }
+
+    /// A new thief handle for this queue.
+    pub fn stealer(&self) -> Stealer<T> {
+        Stealer { shared: self.shared.clone() }
+    }
+
+    /// Pushes `item` on top; gives it back if the queue is full. Never blocks and never
+    /// waits for a thief.
+    #[inline]
+    pub fn push(&self, item: T) -> Result<(), T> {
+        let back = self.back.get();
+        if back < self.entries {
+            // SAFETY: `back` < entries and slots at and above `back` in the top block are
+            // empty and owner-only.
+            unsafe { Block::write(self.slots.get(), back, item) };
+            self.back.set(back + 1);
+            return Ok(());
+        }
+        self.push_slow(item)
+    }
+
+    #[cold]
+    fn push_slow(&self, item: T) -> Result<(), T> {
+        if !self.advance() {
+            return Err(item);
+        }
+        self.push(item)
+    }
+
+    /// Pops the newest item.
+    #[inline]
+    pub fn pop(&self) -> Option<T> {
+        let back = self.back.get();
+        if back > self.front.get() {
+            let back = back - 1;
+            self.back.set(back);
+            // SAFETY: slots in [front, back) of the top block hold owner-written items
+            // that no thief can reserve (the block is OWNED).
+            return Some(unsafe { Block::read(self.slots.get(), back) });
+        }
+        self.pop_slow()
+    }
+
+    #[cold]
+    fn pop_slow(&self) -> Option<T> {
+        // Below `front` thieves hold the entries, and every block below is exhausted.
+        if self.back.get() != 0 || !self.retreat() {
+            return None;
+        }
+        let back = self.back.get();
+        if back > self.front.get() {
+            self.back.set(back - 1);
+            // SAFETY: as in `pop`, for the block just taken over.
+            return Some(unsafe { Block::read(self.slots.get(), back - 1) });
+        }
+        None
+    }
+
+    fn block(&self) -> &Block<T> {
+        // SAFETY: the top block is in the ring (or was, and then is a spare), alive
+        // until the queue drops; we hold the Arc.
+        unsafe { self.block.get().as_ref() }
+    }
+
+    fn enter(&self, position: u64, block: &Block<T>, back: u32, front: u32) {
+        self.top.set(position);
+        self.block.set(NonNull::from(block));
+        self.slots.set(block.slots());
+        self.back.set(back);
+        self.front.set(front);
+    }
+
+    /// Moves the top forward one block, granting the full current one to thieves.
+    fn advance(&self) -> bool {
+        let next = self.top.get() + 1;
+        let shared = &*self.shared;
+        let block = if next <= self.highest.get() {
+            // We left that block downwards earlier: it is still ours, and empty.
+            shared.owner_block(next)
+        } else {
+            // Reuse needs the previous incarnation exhausted by thieves.
+            let entries = self.entries;
+            match shared.claim(next, false, Relaxed, |old| old.s_pos().idx == entries) {
+                Some(block) => block,
+                None => return false,
+            }
+        };
+        self.highest.set(self.highest.get().max(next));
+        let current = self.block();
+        current.record_owner_view(self.top.get(), self.entries, self.front.get());
+        current.grant(self.top.get(), self.front.get());
+        self.enter(next, block, 0, 0);
+        true
+    }
+
+    /// Takes over the block below the (empty) top block, if it still holds items.
+    fn retreat(&self) -> bool {
+        let prev = self.top.get() - 1;
+        let below = self.shared.owner_block(prev);
+        let seen = below.s_pos();
+        if seen.tag != tag_of(prev) || seen.idx >= self.entries {
+            return false; // exhausted by thieves, or never filled
+        }
+        let first_unreserved = below.take_over(prev);
+        self.block().record_owner_view(self.top.get(), 0, 0);
+        self.enter(prev, below, self.entries, first_unreserved);
+        true
+    }
+
+    /// Removes the oldest block's worth of items, oldest first, for spilling elsewhere
+    /// (e.g. a pool's injector) when [`push`](Self::push) reports the queue full.
+    pub fn pop_block(&self) -> Option<Vec<T>> {
+        let mut out = Vec::new();
+        loop {
+            match self.shared.steal::<Rules>(self.entries, |item| out.push(item)) {
+                Steal::Success(_) => return Some(out),
+                Steal::Retry => continue,
+                Steal::Empty => break,
+            }
+        }
+        let (front, back) = (self.front.get(), self.back.get());
+        if front == back {
+            return None;
+        }
+        out.reserve((back - front) as usize);
+        for i in front..back {
+            // SAFETY: [front, back) are the owner's items in the top block.
+            out.push(unsafe { Block::read(self.slots.get(), i) });
+        }
+        self.back.set(front);
+        Some(out)
+    }
+
+    /// Number of items: exact when no thief is stealing, approximate otherwise. Scans
+    /// the metadata of every block (O(blocks)).
+    pub fn len(&self) -> usize {
+        (self.back.get() - self.front.get()) as usize + self.shared.granted_len()
+    }
+
+    /// Whether the queue holds no item (same caveats as [`len`](Self::len)).
+    pub fn is_empty(&self) -> bool {
+        self.back.get() == self.front.get() && self.shared.granted_len() == 0
+    }
+
+    /// Total slots: blocks × entries per block.
+    pub fn capacity(&self) -> usize {
+        self.shared.blocks() as usize * self.entries as usize
+    }
+
+    /// Slots free in the top block, moving to the next block if the top one is full.
+    fn room(&self) -> u32 {
+        if self.back.get() == self.entries && !self.advance() {
+            return 0;
+        }
+        self.entries - self.back.get()
+    }
+}
+
+impl<T> Default for Worker<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Drop for Worker<T> {
+    fn drop(&mut self) {
+        // Leave the owner's view in the block so the last handle drops those items.
+        self.block().record_owner_view(self.top.get(), self.back.get(), self.front.get());
+    }
+}
+
+impl<T> fmt::Debug for Worker<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("lifo::Worker").field("len", &self.len()).field("capacity", &self.capacity()).finish()
+    }
+}
+
+impl<T> BatchDestination<T> for Worker<T> {
+    fn room(&self) -> usize {
+        Worker::room(self) as usize
+    }
+
+    fn push_within_room(&self, item: T) {
+        let back = self.back.get();
+        assert!(back < self.entries, "push_within_room beyond room()");
+        // SAFETY: as in `push`.
+        unsafe { Block::write(self.slots.get(), back, item) };
+        self.back.set(back + 1);
+    }
+}
+
+impl<T> crate::dest::Sealed for Worker<T> {}
+
+impl<T> Stealer<T> {
+    /// Steals the oldest stealable item.
+    pub fn steal(&self) -> Steal<T> {
+        let mut got = None;
+        match self.shared.steal::<Rules>(1, |item| got = Some(item)) {
+            Steal::Success(_) => Steal::Success(got.expect("one item stolen")),
+            Steal::Empty => Steal::Empty,
+            Steal::Retry => Steal::Retry,
+        }
+    }
+
+    /// Moves up to `max` items (at most one block, with one reservation) into `dest`,
+    /// returning how many. `Empty` also when `dest` has no room.
+    pub fn steal_batch_into(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<usize> {
+        crate::dest::steal_batch_into(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+    }
+
+    /// Like [`steal_batch_into`](Self::steal_batch_into), but returns the oldest stolen
+    /// item instead of pushing it.
+    pub fn steal_batch_and_pop(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<T> {
+        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+    }
+
+    /// Occupancy sample for probabilistic victim selection (§3.4): reads one random
+    /// block's metadata and returns true with probability ≈ stealable items / capacity.
+    pub fn sample<R: rand_core::RngCore + ?Sized>(&self, rng: &mut R) -> bool {
+        self.shared.sample::<Rules>(rng.next_u64())
+    }
+}
+
+impl<T> Clone for Stealer<T> {
+    fn clone(&self) -> Self {
+        Self { shared: self.shared.clone() }
+    }
+}
+
+impl<T> fmt::Debug for Stealer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("lifo::Stealer").finish_non_exhaustive()
+    }
+}

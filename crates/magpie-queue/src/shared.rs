@@ -1,0 +1,270 @@
+//! The part of a BWoS queue that the owner and the thieves share: the ring of blocks, the
+//! thieves' cursor, and the blocks kept aside while slow thieves finish reading them.
+//!
+//! The ring maps logical block positions (`position % blocks`) to blocks. Usually a slot
+//! keeps its block forever. When the owner wants to reuse a block whose items are all
+//! consumed but whose last thief is still copying an item out (a "slow thief"), it does
+//! not wait and does not report "full" (the tokio port did): it parks that block in
+//! `spares`, installs a released spare (allocating one only if none is free) and goes on.
+//! A stalled thief thus costs at most one extra block of memory, never a failed push.
+
+use core::ptr::NonNull;
+
+use crate::block::{is_later, tag_of, Block, Pos, OWNED};
+use crate::config::Config;
+use crate::ordering::ord;
+use crate::pad::CachePadded;
+use crate::steal::Steal;
+use crate::sync::{AtomicPtr, AtomicU64, Mutex, Ordering::Relaxed};
+
+/// What differs between LIFO and FIFO thieves.
+pub(crate) trait Flavour {
+    /// Whether thieves may pass a block the owner holds (FIFO: the consumer's block lies
+    /// behind granted ones) or must stop there (LIFO: the owner's block is the top).
+    const PASS_OWNED: bool;
+
+    /// First index past the stealable entries of `block`, whose s_pos is `seen`, or
+    /// `None` if the block was reset after `seen` was read.
+    fn stealable_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32>;
+
+    /// Relaxed estimate of [`Flavour::stealable_end`], for sampling (reads no slot).
+    fn estimated_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32>;
+
+    /// The ordering a successful reservation needs.
+    fn reserve_ordering() -> core::sync::atomic::Ordering;
+}
+
+pub(crate) struct Shared<T> {
+    ring: Box<[AtomicPtr<Block<T>>]>,
+    /// Logical position of the oldest block thieves may still find items in.
+    cursor: CachePadded<AtomicU64>,
+    /// Blocks not in the ring; some may still be read by slow thieves.
+    spares: Mutex<Vec<BlockPtr<T>>>,
+    blocks: u64,
+    entries: u32,
+}
+
+/// An owning pointer to a block, movable between the ring and the spare list.
+struct BlockPtr<T>(NonNull<Block<T>>);
+
+// SAFETY: a BlockPtr is just ownership of a heap block; sending it sends the block, whose
+// items are `T: Send`.
+unsafe impl<T: Send> Send for BlockPtr<T> {}
+
+// SAFETY: all shared mutation goes through atomics and the block protocol; items of type
+// `T: Send` move between threads but are never shared.
+unsafe impl<T: Send> Send for Shared<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// A queue whose blocks all look fully consumed, incarnations `0..blocks`.
+    pub(crate) fn new(config: Config) -> Self {
+        let entries = config.entries_per_block() as u32;
+        let blocks = config.blocks() as u64;
+        let ring = (0..blocks)
+            .map(|p| AtomicPtr::new(Box::into_raw(Block::new_consumed(entries, p))))
+            .collect();
+        Self {
+            ring,
+            cursor: CachePadded(AtomicU64::new(blocks)),
+            spares: Mutex::new(Vec::new()),
+            blocks,
+            entries,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn entries(&self) -> u32 {
+        self.entries
+    }
+
+    pub(crate) fn blocks(&self) -> u64 {
+        self.blocks
+    }
+
+    /// The block currently at logical position `position`'s ring slot, for the owner
+    /// (the only writer of the ring, so Relaxed is enough).
+    pub(crate) fn owner_block(&self, position: u64) -> &Block<T> {
+        // SAFETY: ring pointers are always valid blocks, freed only in Drop.
+        unsafe { &*self.ring[(position % self.blocks) as usize].load(Relaxed) }
+    }
+
+    /// The block at ring slot `slot`, for a thief.
+    fn thief_block(&self, slot: usize) -> &Block<T> {
+        // Acquire pairs with RING_PUBLISH: a block installed by the owner (possibly just
+        // allocated) is fully initialised for us.
+        let ptr = self.ring[slot].load(ord!("RING_LOAD", Acquire));
+        // SAFETY: blocks are freed only when the last handle drops the queue; we hold one.
+        unsafe { &*ptr }
+    }
+
+    /// Owner: the block to use for incarnation `position`, reset and ready, or `None` if
+    /// the previous incarnation in that slot still holds items (`consumed` says whether
+    /// it does not). Never waits for thieves.
+    pub(crate) fn claim(&self, position: u64, granted: bool, grant: core::sync::atomic::Ordering, consumed: impl Fn(&Block<T>) -> bool) -> Option<&Block<T>> {
+        let slot = (position % self.blocks) as usize;
+        let old = self.ring[slot].load(Relaxed);
+        // SAFETY: ring pointers are valid until Drop.
+        let old_ref = unsafe { &*old };
+        if !consumed(old_ref) {
+            return None;
+        }
+        if old_ref.is_released() {
+            old_ref.reset(position, granted, grant);
+            return Some(old_ref);
+        }
+        // A thief is still copying out of `old`: park it and install a released spare.
+        let mut spares = self.spares.lock().unwrap_or_else(|e| e.into_inner());
+        let fresh = match spares.iter().position(|b| {
+            // SAFETY: spare pointers are valid until Drop.
+            unsafe { b.0.as_ref() }.is_released()
+        }) {
+            Some(i) => spares.swap_remove(i).0,
+            None => NonNull::from(Box::leak(Block::new_consumed(self.entries, position - self.blocks))),
+        };
+        // SAFETY: `old` was in the ring, so non-null.
+        spares.push(BlockPtr(unsafe { NonNull::new_unchecked(old) }));
+        drop(spares);
+        // SAFETY: a spare or freshly allocated block, valid until Drop.
+        let fresh_ref = unsafe { fresh.as_ref() };
+        fresh_ref.reset(position, granted, grant);
+        // Release pairs with RING_LOAD: thieves that find this pointer see the block's
+        // initialisation and reset.
+        self.ring[slot].store(fresh.as_ptr(), ord!("RING_PUBLISH", Release));
+        Some(fresh_ref)
+    }
+
+    /// Thief: reserve up to `max` items in the oldest block that has any, hand them to
+    /// `sink` oldest first, and return how many were taken.
+    pub(crate) fn steal<F: Flavour>(&self, max: u32, mut sink: impl FnMut(T)) -> Steal<u32> {
+        debug_assert!(max > 0);
+        // Each iteration either steals, gives up, or moves the cursor one block forward;
+        // a full lap means the cursor raced with the owner: report Retry.
+        for _ in 0..=self.blocks {
+            // Acquire pairs with CURSOR_ADVANCE: the thief that moved the cursor here had
+            // seen this slot's block for `cursor` (or later), so our ring load below
+            // returns that block or a later occupant — never one that left the slot
+            // before `cursor` was entered, which could make us skip a live block.
+            let cursor = self.cursor.load(ord!("CURSOR_LOAD", Acquire));
+            let slot = (cursor % self.blocks) as usize;
+            let block = self.thief_block(slot);
+            let seen = block.s_pos();
+            if seen.tag != tag_of(cursor) {
+                if is_later(seen.tag, tag_of(cursor)) {
+                    // Incarnation `cursor` is long gone: the slot was reused.
+                    self.advance_cursor(cursor);
+                    continue;
+                }
+                return Steal::Empty;
+            }
+            if seen.idx >= self.entries {
+                if seen.idx == OWNED && !F::PASS_OWNED {
+                    return Steal::Empty;
+                }
+                // Exhausted (or the FIFO consumer's): move on if the next block exists.
+                let next = self.thief_block(((cursor + 1) % self.blocks) as usize).s_pos();
+                if next.tag == tag_of(cursor + 1) || is_later(next.tag, tag_of(cursor + 1)) {
+                    self.advance_cursor(cursor);
+                    continue;
+                }
+                return Steal::Empty;
+            }
+            return match Self::steal_in::<F>(block, seen, max, &mut sink) {
+                Some(0) => Steal::Empty,
+                Some(n) => Steal::Success(n),
+                None => Steal::Retry,
+            };
+        }
+        Steal::Retry
+    }
+
+    /// Thief: steal from the block at a random slot if it is granted and non-empty (the
+    /// paper's randomized FIFO procedure, §3.4).
+    pub(crate) fn steal_at<F: Flavour>(&self, random: u64, max: u32, mut sink: impl FnMut(T)) -> Steal<u32> {
+        let block = self.thief_block((random % self.blocks) as usize);
+        let seen = block.s_pos();
+        if seen.idx >= self.entries {
+            return Steal::Empty;
+        }
+        match Self::steal_in::<F>(block, seen, max, &mut sink) {
+            Some(0) => Steal::Empty,
+            Some(n) => Steal::Success(n),
+            None => Steal::Retry,
+        }
+    }
+
+    /// Reserve and copy out up to `max` entries of `block` given its s_pos `seen`.
+    /// `Some(0)`: nothing there; `None`: lost a race.
+    #[inline]
+    fn steal_in<F: Flavour>(block: &Block<T>, seen: Pos, max: u32, sink: &mut impl FnMut(T)) -> Option<u32> {
+        let end = F::stealable_end(block, seen)?;
+        if seen.idx >= end {
+            return Some(0);
+        }
+        let n = max.min(end - seen.idx);
+        if !block.reserve(seen, n, F::reserve_ordering()) {
+            return None;
+        }
+        let slots = block.slots();
+        for i in seen.idx..seen.idx + n {
+            // SAFETY: the CAS reserved [seen.idx, seen.idx + n) for us alone; the
+            // flavour's ordering made the owner's writes of these slots visible.
+            sink(unsafe { Block::read(slots, i) });
+        }
+        block.release_stolen(n);
+        Some(n)
+    }
+
+    fn advance_cursor(&self, from: u64) {
+        // Release pairs with CURSOR_LOAD (see there). Failure is Relaxed: another thief
+        // moved it, and we simply reload.
+        let _ = self.cursor.compare_exchange(from, from + 1, ord!("CURSOR_ADVANCE", Release), Relaxed);
+    }
+
+    /// Occupancy sample (§3.4): one random block's metadata; true with probability equal
+    /// to that block's stealable fraction, so the expectation is stealable / capacity.
+    pub(crate) fn sample<F: Flavour>(&self, random: u64) -> bool {
+        let block = self.thief_block((random % self.blocks) as usize);
+        let s = block.s_pos();
+        if s.idx >= self.entries {
+            return false;
+        }
+        let Some(end) = F::estimated_end(block, s) else {
+            return false;
+        };
+        let avail = end.saturating_sub(s.idx);
+        // Use the high bits of the random word for the acceptance test.
+        ((random >> 32) % u64::from(self.entries)) < u64::from(avail)
+    }
+
+    /// Items in blocks granted to thieves, by a scan of every block (approximate while
+    /// other threads run). The owner adds its own block(s).
+    pub(crate) fn granted_len(&self) -> usize {
+        (0..self.ring.len())
+            .map(|slot| {
+                let block = self.thief_block(slot);
+                if block.s_pos().idx == OWNED {
+                    0
+                } else {
+                    block.live_range().len()
+                }
+            })
+            .sum()
+    }
+}
+
+impl<T> Drop for Shared<T> {
+    fn drop(&mut self) {
+        let spares = core::mem::take(&mut *self.spares.lock().unwrap_or_else(|e| e.into_inner()));
+        let ring = self.ring.iter().map(|p| p.load(Relaxed));
+        for ptr in ring.chain(spares.into_iter().map(|b| b.0.as_ptr())) {
+            // SAFETY: the last handle is gone, so we are alone; every block pointer is
+            // owned exactly once, by the ring or the spare list, and was made by Box.
+            unsafe {
+                (*ptr).drop_live();
+                drop(Box::from_raw(ptr));
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! Items are dropped exactly once whoever ends up holding them.
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+
+use crate::{fifo, lifo, Config};
+
+/// Counts its drops in a shared counter.
+#[derive(Debug)]
+pub(crate) struct Counted(pub(crate) Arc<AtomicUsize>, pub(crate) u32);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Relaxed);
+    }
+}
+
+fn cfg() -> Config {
+    Config::new(3, 4).unwrap()
+}
+
+#[test]
+fn lifo_drops_everything_left_in_every_state() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    let w = lifo::Worker::with_config(cfg());
+    let s = w.stealer();
+    for i in 0..11 {
+        w.push(Counted(drops.clone(), i)).unwrap();
+    }
+    drop(s.steal()); // from a granted block
+    drop(w.pop()); // from the top block
+    assert_eq!(drops.load(Relaxed), 2);
+    drop(w);
+    assert_eq!(drops.load(Relaxed), 2, "a stealer still holds the queue");
+    drop(s);
+    assert_eq!(drops.load(Relaxed), 11);
+}
+
+#[test]
+fn lifo_drops_after_takeover_and_wrap() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    let w = lifo::Worker::with_config(cfg());
+    let s = w.stealer();
+    let mut created = 0;
+    for round in 0..4u32 {
+        loop {
+            created += 1;
+            if w.push(Counted(drops.clone(), round)).is_err() {
+                break; // the rejected item comes back and is dropped here
+            }
+        }
+        drop(s.steal());
+        for _ in 0..5 {
+            drop(w.pop());
+        }
+    }
+    let consumed = drops.load(Relaxed);
+    let left = w.len();
+    drop((w, s));
+    assert_eq!(drops.load(Relaxed), created, "consumed {consumed}, left {left}");
+}
+
+#[test]
+fn fifo_drops_everything_left_in_every_state() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    let w = fifo::Worker::with_config(cfg());
+    let s = w.stealer();
+    let mut created = 0;
+    for round in 0..4u32 {
+        loop {
+            created += 1;
+            if w.push(Counted(drops.clone(), round)).is_err() {
+                break;
+            }
+        }
+        drop(s.steal());
+        for _ in 0..5 {
+            drop(w.pop());
+        }
+    }
+    drop(s);
+    drop(w);
+    assert_eq!(drops.load(Relaxed), created);
+}
+
+#[test]
+fn pop_block_hands_over_ownership() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    let w = fifo::Worker::with_config(cfg());
+    for i in 0..6 {
+        w.push(Counted(drops.clone(), i)).unwrap();
+    }
+    let block = w.pop_block().unwrap();
+    assert_eq!(block.iter().map(|c| c.1).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    drop(w);
+    assert_eq!(drops.load(Relaxed), 2);
+    drop(block);
+    assert_eq!(drops.load(Relaxed), 6);
+}

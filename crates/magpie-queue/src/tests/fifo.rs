@@ -1,0 +1,145 @@
+use rand::{rngs::SmallRng, SeedableRng};
+
+use crate::{fifo::Worker, Config, Steal};
+
+fn small() -> Worker<u32> {
+    Worker::with_config(Config::new(2, 2).unwrap())
+}
+
+#[test]
+fn owner_is_fifo_and_fills_to_capacity() {
+    let w = small();
+    for i in 0..4 {
+        w.push(i).unwrap();
+    }
+    assert_eq!(w.push(9), Err(9));
+    assert_eq!(w.len(), 4);
+    for i in 0..4 {
+        assert_eq!(w.pop(), Some(i));
+    }
+    assert_eq!(w.pop(), None);
+    assert!(w.is_empty());
+}
+
+#[test]
+fn refills_after_draining_many_times() {
+    let w = Worker::with_config(Config::new(3, 5).unwrap());
+    for round in 0..20u32 {
+        let mut n = 0;
+        while w.push(round * 100 + n).is_ok() {
+            n += 1;
+        }
+        assert!(n >= 10, "round {round}: only {n} fit");
+        for k in 0..n {
+            assert_eq!(w.pop(), Some(round * 100 + k));
+        }
+        assert_eq!(w.pop(), None);
+    }
+}
+
+#[test]
+fn interleaved_push_pop_keeps_order() {
+    let w = Worker::with_config(Config::new(4, 3).unwrap());
+    let (mut next_in, mut next_out) = (0u32, 0u32);
+    for step in 0..500u32 {
+        let pushes = step % 5;
+        for _ in 0..pushes {
+            if w.push(next_in).is_ok() {
+                next_in += 1;
+            }
+        }
+        for _ in 0..(step % 4) {
+            if let Some(v) = w.pop() {
+                assert_eq!(v, next_out);
+                next_out += 1;
+            }
+        }
+    }
+    while let Some(v) = w.pop() {
+        assert_eq!(v, next_out);
+        next_out += 1;
+    }
+    assert_eq!(next_in, next_out);
+}
+
+#[test]
+fn thieves_steal_from_the_block_being_filled() {
+    let w = small();
+    let s = w.stealer();
+    assert_eq!(s.steal(), Steal::Empty);
+    w.push(0).unwrap();
+    assert_eq!(s.steal(), Steal::Success(0));
+    w.push(1).unwrap();
+    w.push(2).unwrap();
+    assert_eq!(w.pop(), Some(1), "the consumer takes over the first block");
+    assert_eq!(s.steal(), Steal::Success(2), "the thief passes the consumer's block");
+    assert_eq!(s.steal(), Steal::Empty);
+    assert_eq!(w.pop(), None);
+}
+
+#[test]
+fn random_steal_and_batches_lose_and_duplicate_nothing() {
+    let victim = Worker::with_config(Config::new(4, 4).unwrap());
+    let thief = Worker::with_config(Config::new(4, 4).unwrap());
+    let s = victim.stealer();
+    for i in 0..16 {
+        victim.push(i).unwrap();
+    }
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut got = Vec::new();
+    for _ in 0..8 {
+        if let Steal::Success(v) = s.steal_random(&mut rng) {
+            got.push(v);
+        }
+    }
+    assert!(!got.is_empty(), "8 random probes of a full queue found nothing");
+    if let Steal::Success(v) = s.steal_batch_and_pop(&thief, 3) {
+        got.push(v);
+        assert!(thief.len() <= 2, "at most max - 1 pushed");
+    }
+    if let Steal::Success(v) = s.steal_batch_random_and_pop(&thief, 16, &mut rng) {
+        got.push(v);
+    }
+    got.extend(std::iter::from_fn(|| thief.pop()));
+    got.extend(std::iter::from_fn(|| s.steal().success()));
+    got.extend(std::iter::from_fn(|| victim.pop()));
+    got.sort_unstable();
+    assert_eq!(got, (0..16).collect::<Vec<_>>());
+}
+
+#[test]
+fn slow_thief_does_not_make_push_fail() {
+    let w = Worker::with_config(Config::new(3, 2).unwrap());
+    let s = w.stealer();
+    for i in 0..4 {
+        w.push(i).unwrap();
+    }
+    let shared = &*s.shared;
+    let mut taken = Vec::new();
+    assert!(shared.steal::<crate::fifo::Rules>(2, |x| taken.push(x)).is_success());
+    assert_eq!(taken, vec![0, 1]);
+    let first = shared.owner_block(shared.blocks());
+    first.debug_unrelease(2);
+    assert_eq!(w.pop(), Some(2));
+    assert_eq!(w.pop(), Some(3));
+    for i in 10..14 {
+        w.push(i).expect("the stalled block is swapped for a spare, not reported full");
+    }
+    first.release_stolen(2);
+    for i in 10..14 {
+        assert_eq!(w.pop(), Some(i));
+    }
+}
+
+#[test]
+fn sample_tracks_occupancy() {
+    let w = Worker::with_config(Config::new(8, 8).unwrap());
+    let s = w.stealer();
+    let mut rng = SmallRng::seed_from_u64(3);
+    let hits = |rng: &mut SmallRng| (0..2000).filter(|_| s.sample(rng)).count();
+    assert_eq!(hits(&mut rng), 0);
+    while w.push(0).is_ok() {}
+    assert!(hits(&mut rng) > 1600);
+    while w.pop().is_some() {}
+    assert_eq!(hits(&mut rng), 0);
+}

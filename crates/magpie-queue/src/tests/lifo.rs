@@ -1,0 +1,160 @@
+use rand::{rngs::SmallRng, SeedableRng};
+
+use crate::{lifo::Worker, Config, ConfigError, Steal};
+
+fn small() -> Worker<u32> {
+    Worker::with_config(Config::new(2, 2).unwrap())
+}
+
+#[test]
+fn config_is_validated() {
+    assert_eq!(Config::new(1, 8), Err(ConfigError::TooFewBlocks { blocks: 1 }));
+    assert_eq!(Config::new(2, 0), Err(ConfigError::EmptyBlocks));
+    assert!(matches!(Config::new(2, usize::MAX), Err(ConfigError::BlockTooLarge { .. })));
+    assert_eq!(Config::default().capacity(), 8192);
+    assert!(!ConfigError::EmptyBlocks.to_string().is_empty());
+}
+
+#[test]
+fn owner_is_lifo_and_fills_to_capacity() {
+    let w = small();
+    assert_eq!(w.capacity(), 4);
+    assert!(w.is_empty());
+    for i in 0..4 {
+        w.push(i).unwrap();
+    }
+    assert_eq!(w.push(9), Err(9));
+    assert_eq!(w.len(), 4);
+    for i in (0..4).rev() {
+        assert_eq!(w.pop(), Some(i));
+    }
+    assert_eq!(w.pop(), None);
+    assert!(w.is_empty());
+}
+
+#[test]
+fn refills_after_draining_many_times() {
+    let w = Worker::with_config(Config::new(3, 5).unwrap());
+    for round in 0..20u32 {
+        let mut n = 0;
+        while w.push(round * 100 + n).is_ok() {
+            n += 1;
+        }
+        assert_eq!(n, 15, "round {round}");
+        for k in (0..n).rev() {
+            assert_eq!(w.pop(), Some(round * 100 + k));
+        }
+        assert_eq!(w.pop(), None);
+    }
+}
+
+#[test]
+fn thieves_take_oldest_from_granted_blocks_only() {
+    let w = small();
+    let s = w.stealer();
+    w.push(0).unwrap();
+    w.push(1).unwrap();
+    assert_eq!(s.steal(), Steal::Empty, "the top block is the owner's");
+    w.push(2).unwrap(); // grants block 0
+    assert_eq!(s.steal(), Steal::Success(0));
+    assert_eq!(s.steal(), Steal::Success(1));
+    assert_eq!(s.steal(), Steal::Empty);
+    assert_eq!(w.pop(), Some(2));
+    assert_eq!(w.pop(), None);
+}
+
+#[test]
+fn takeover_leaves_reserved_entries_to_thieves() {
+    let w = Worker::with_config(Config::new(2, 4).unwrap());
+    let s = w.stealer();
+    for i in 0..5 {
+        w.push(i).unwrap();
+    }
+    assert_eq!(s.steal(), Steal::Success(0));
+    assert_eq!(w.pop(), Some(4));
+    // Top block empty: the owner takes block 0 back from index 1.
+    assert_eq!(w.pop(), Some(3));
+    assert_eq!(s.steal(), Steal::Empty, "taken over");
+    assert_eq!(w.pop(), Some(2));
+    assert_eq!(w.pop(), Some(1));
+    assert_eq!(w.pop(), None);
+    // Fill again: the block is granted again from where thieves stopped.
+    for i in 10..17 {
+        w.push(i).unwrap();
+    }
+    assert_eq!(w.push(99), Err(99), "index 0 of the block is consumed but the block is not free");
+    assert_eq!(s.steal(), Steal::Success(10));
+}
+
+#[test]
+fn batch_steal_moves_a_block_with_one_reservation() {
+    let victim = Worker::with_config(Config::new(4, 4).unwrap());
+    let thief = Worker::with_config(Config::new(4, 4).unwrap());
+    let s = victim.stealer();
+    for i in 0..9 {
+        victim.push(i).unwrap();
+    }
+    assert_eq!(s.steal_batch_into(&thief, 10), Steal::Success(4));
+    assert_eq!(thief.len(), 4);
+    assert_eq!(s.steal_batch_and_pop(&thief, 3), Steal::Success(4));
+    assert_eq!(thief.len(), 6);
+    assert_eq!(thief.pop(), Some(6));
+    assert_eq!(s.steal_batch_into(&thief, 10), Steal::Success(1));
+    assert_eq!(s.steal_batch_into(&thief, 10), Steal::Empty);
+}
+
+#[test]
+fn pop_block_spills_oldest_then_push_succeeds() {
+    let w = small();
+    for i in 0..4 {
+        w.push(i).unwrap();
+    }
+    assert_eq!(w.push(4), Err(4));
+    assert_eq!(w.pop_block(), Some(vec![0, 1]));
+    w.push(4).unwrap();
+    assert_eq!(w.pop_block(), Some(vec![2, 3]));
+    assert_eq!(w.pop_block(), Some(vec![4]));
+    assert_eq!(w.pop_block(), None);
+}
+
+#[test]
+fn slow_thief_does_not_make_push_fail() {
+    // A reservation that is never released models a thief stalled mid-copy.
+    let w = small();
+    let s = w.stealer();
+    for i in 0..3 {
+        w.push(i).unwrap();
+    }
+    let shared = &*s.shared;
+    let mut taken = Vec::new();
+    assert!(shared.steal::<crate::lifo::Rules>(2, |x| taken.push(x)).is_success());
+    // Pretend the thief has not finished: undo its release.
+    let block = shared.owner_block(w.top.get() - 1);
+    block.debug_unrelease(2);
+    assert_eq!(w.pop(), Some(2));
+    for i in 10..14 {
+        w.push(i).expect("the stalled block is swapped for a spare, not reported full");
+    }
+    assert_eq!(w.len(), 4);
+    block.release_stolen(2);
+    for i in (10..14).rev() {
+        assert_eq!(w.pop(), Some(i));
+    }
+}
+
+#[test]
+fn sample_tracks_occupancy() {
+    let w = Worker::with_config(Config::new(8, 8).unwrap());
+    let s = w.stealer();
+    let mut rng = SmallRng::seed_from_u64(7);
+    let hits = |rng: &mut SmallRng| (0..2000).filter(|_| s.sample(rng)).count();
+    assert_eq!(hits(&mut rng), 0);
+    while w.push(0).is_ok() {}
+    let full = hits(&mut rng);
+    assert!(full > 1500, "7 of 8 blocks stealable, got {full}/2000");
+    for _ in 0..40 {
+        let _ = s.steal();
+    }
+    let partial = hits(&mut rng);
+    assert!(partial < full, "{partial} !< {full}");
+}
