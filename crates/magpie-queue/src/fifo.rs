@@ -101,7 +101,7 @@ impl<T> Worker<T> {
         // the first block is stealable until the consumer needs it.
         let get = shared.owner_block(start - 1);
         let entries = shared.entries();
-        let worker = Self {
+        Self {
             entries,
             put_pos: Cell::new(start),
             put_block: Cell::new(NonNull::from(put)),
@@ -114,8 +114,7 @@ impl<T> Worker<T> {
             front: Cell::new(entries),
             same_block: Cell::new(false),
             shared,
-        };
-        worker
+        }
     }
 
     /// A new thief handle for this queue.

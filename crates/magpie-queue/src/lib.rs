@@ -1,14 +1,12 @@
 //! magpie-queue: the queues under the magpie work-stealing runtime.
 //!
-//! * [`lifo`] and [`fifo`]: block-based work-stealing queues (BWoS, OSDI'23) on one shared
-//!   block core. The owner's push/pop touch no shared cache line inside a block; thieves
-//!   synchronise with the owner only when a block changes hands.
-//! * [`twolock`]: the optimized two-lock MPMC queue used as the pool's injector.
-//!
 //! Handles follow crossbeam-deque: a [`lifo::Worker`] / [`fifo::Worker`] for the owner
 //! (`Send`, not `Sync`) and any number of `Stealer`s (`Clone + Send + Sync`); steals
 //! return [`Steal`]. Any `T` may be queued; items left in the queue are dropped exactly
-//! once when the last handle goes.
+//! once when the last handle goes. The design, its departures from the paper and the
+//! memory-ordering evidence follow.
+//!
+#![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
 mod block;

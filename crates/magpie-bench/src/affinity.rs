@@ -1,0 +1,78 @@
+//! Thread-to-core pinning for benchmarks.
+//!
+//! The queue experiments pin the owner to one core and the thief to another so that the
+//! measured interference is cache-line traffic, not time-slicing. Pinning can fail (not
+//! Linux, restricted cpuset, fewer cores than threads): callers get `false` and must say
+//! so in their output rather than silently reporting unpinned numbers as pinned.
+
+/// CPUs this process may run on (Linux: from `sched_getaffinity`; elsewhere `0..n`).
+pub fn allowed_cpus() -> Vec<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `cpu_set_t` is plain data; zeroed is a valid empty set, and the size
+        // passed matches the buffer.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
+                let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+                    .filter(|&c| libc::CPU_ISSET(c, &set))
+                    .collect();
+                if !cpus.is_empty() {
+                    return cpus;
+                }
+            }
+        }
+    }
+    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (0..n).collect()
+}
+
+/// Number of CPUs available to this process.
+pub fn available_cores() -> usize {
+    allowed_cpus().len()
+}
+
+/// Pins the calling thread to the `index`-th allowed CPU.
+///
+/// Returns whether pinning took effect: `false` when `index` is beyond the allowed CPUs,
+/// when the system call fails, or on platforms without support (then it is a no-op).
+pub fn pin_current_thread(index: usize) -> bool {
+    let cpus = allowed_cpus();
+    let Some(&cpu) = cpus.get(index) else {
+        return false;
+    };
+    pin_to_cpu(cpu)
+}
+
+#[cfg(target_os = "linux")]
+fn pin_to_cpu(cpu: usize) -> bool {
+    // SAFETY: as above; `cpu < CPU_SETSIZE` because it came from `allowed_cpus`.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_to_cpu(_cpu: usize) -> bool {
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_least_one_cpu() {
+        assert!(available_cores() >= 1);
+    }
+
+    #[test]
+    fn out_of_range_index_is_not_pinned() {
+        let n = available_cores();
+        std::thread::spawn(move || assert!(!pin_current_thread(n)))
+            .join()
+            .unwrap();
+    }
+}

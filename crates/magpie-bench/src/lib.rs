@@ -1,0 +1,96 @@
+//! magpie-bench: the benchmark harness behind `magpie bench ...`.
+//!
+//! Every speed claim in magpie is a ratio of medians measured in one run against a peer
+//! or a sequential bound on the same workload, with repetitions and spread. This crate
+//! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`affinity`]) and
+//! the experiments themselves ([`queue`]), listed in a [`registry`] so the command line
+//! can run one benchmark by name or all of them.
+
+pub mod affinity;
+pub mod csv;
+pub mod output;
+pub mod queue;
+pub mod registry;
+pub mod stats;
+pub mod svg;
+pub mod table;
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Options every benchmark understands.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Short mode for CI: fewer rounds and repetitions, same code paths.
+    pub quick: bool,
+    /// Repetitions per configuration; `None` = the benchmark's default.
+    pub reps: Option<usize>,
+    /// Directory the CSV and SVG files are written to.
+    pub out_dir: PathBuf,
+}
+
+/// Why a benchmark could not run or could not write its results.
+#[derive(Debug)]
+pub enum BenchError {
+    /// A file system operation on `path` failed.
+    Io {
+        /// What was being done, e.g. "create output directory".
+        what: &'static str,
+        /// The path involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Invalid options or an unsupported configuration.
+    Invalid(String),
+    /// A benchmark thread failed.
+    Worker(String),
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Io { what, path, source } => {
+                write!(f, "cannot {what} {}: {source}", path.display())
+            }
+            BenchError::Invalid(msg) => write!(f, "{msg}"),
+            BenchError::Worker(msg) => write!(f, "benchmark failed: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BenchError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// What a benchmark run produced.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// Files written (CSV, SVG, text report).
+    pub files: Vec<PathBuf>,
+    /// Target checks with their verdicts.
+    pub targets: Vec<TargetCheck>,
+}
+
+/// One stated target (e.g. "magpie ≥ 0.9× sequential") and the measured ratio.
+#[derive(Clone, Debug)]
+pub struct TargetCheck {
+    /// What is claimed.
+    pub name: String,
+    /// Measured ratio of medians (`None` when it could not be computed).
+    pub measured: Option<f64>,
+    /// The threshold the ratio must reach.
+    pub threshold: f64,
+}
+
+impl TargetCheck {
+    /// Whether the measured ratio reaches the threshold.
+    pub fn passed(&self) -> bool {
+        self.measured.is_some_and(|m| m >= self.threshold)
+    }
+}

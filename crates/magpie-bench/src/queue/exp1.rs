@@ -1,0 +1,250 @@
+//! Experiment 1 (BWoS §6.2.1): one owner, no thief.
+//!
+//! The owner puts until the queue is full, then gets until it is empty, for a fixed
+//! number of rounds; throughput = (puts + gets) / s. Repetitions are interleaved across
+//! implementations (rep 1 of all, then rep 2 of all, ..., with a rotating start) so slow
+//! drift of a noisy machine hits every implementation alike. magpie is compared, by ratio
+//! of medians, with the sequential bound and the peers of the same flavour.
+
+use std::path::Path;
+
+use super::{
+    render_targets, retry_budget, ExpResult, Family, Flavour, Impl, Params, DISTURBED, RETRY_BUDGET,
+};
+use crate::csv::Csv;
+use crate::stats::{ratio_of_medians, Summary};
+use crate::svg::{Bar, BarChart, BarSeries};
+use crate::table::{si, Table};
+use crate::{output, BenchError, TargetCheck};
+
+/// Runs experiment 1 and writes `exp1_owner_runs.csv`, `exp1_owner_summary.csv` and
+/// `exp1_owner.svg` into `dir`.
+pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+    let impls = Impl::all();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); impls.len()];
+    let mut runs = Csv::new(&[
+        "experiment",
+        "impl",
+        "family",
+        "flavour",
+        "rep",
+        "capacity",
+        "rounds",
+        "puts",
+        "gets",
+        "seconds",
+        "ops_per_sec",
+        "owner_pinned",
+        "owner_cpu_share",
+        "tries",
+    ]);
+    let mut retried = 0;
+    let mut retries = retry_budget(impls.len() * p.reps);
+    let mut unpinned = 0;
+    let mut min_cpu: Vec<Option<f64>> = vec![None; impls.len()];
+    let mut disturbed = 0;
+    for rep in 0..p.reps {
+        eprintln!("exp1 (owner only): repetition {}/{}", rep + 1, p.reps);
+        // Rotate the starting implementation each repetition so no implementation always
+        // runs first (or right after the same neighbour).
+        for j in 0..impls.len() {
+            let i = (j + rep) % impls.len();
+            let imp = &impls[i];
+            let (r, tries) = imp.measure(p.cap, p.exp1_rounds, None, &mut retries)?;
+            let r = r.owner;
+            retried += tries - 1;
+            if !r.pinned {
+                unpinned += 1;
+            }
+            samples[i].push(r.ops_per_sec());
+            if let Some(c) = r.cpu_share {
+                min_cpu[i] = Some(min_cpu[i].map_or(c, |m: f64| m.min(c)));
+                if c < DISTURBED {
+                    disturbed += 1;
+                }
+            }
+            runs.row(&[
+                "owner".to_string(),
+                imp.name().to_string(),
+                imp.family.name().to_string(),
+                imp.flavour.name().to_string(),
+                (rep + 1).to_string(),
+                p.cap.to_string(),
+                p.exp1_rounds.to_string(),
+                r.puts.to_string(),
+                r.gets.to_string(),
+                format!("{:.6}", r.secs),
+                format!("{:.0}", r.ops_per_sec()),
+                r.pinned.to_string(),
+                r.cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
+                tries.to_string(),
+            ]);
+        }
+    }
+    let sums: Vec<Summary> = samples
+        .iter()
+        .map(|s| Summary::of(s).ok_or_else(|| BenchError::Worker("no valid samples".into())))
+        .collect::<Result<_, _>>()?;
+    let find = |fam: Family, fl: Flavour| {
+        impls
+            .iter()
+            .position(|i| i.family == fam && i.flavour == fl)
+            .map(|k| sums[k])
+    };
+
+    let mut summary = Csv::new(&[
+        "impl",
+        "family",
+        "flavour",
+        "reps",
+        "median_ops_per_sec",
+        "min",
+        "max",
+        "q1",
+        "q3",
+        "spread_pct",
+        "ratio_vs_sequential",
+        "magpie_over_this",
+    ]);
+    let mut table = Table::new(
+        &[
+            "impl",
+            "flavour",
+            "median ops/s",
+            "min",
+            "max",
+            "spread %",
+            "min cpu %",
+            "x seq",
+            "magpie x",
+        ],
+        2,
+    );
+    for ((imp, s), cpu) in impls.iter().zip(&sums).zip(&min_cpu) {
+        let seq = find(Family::Sequential, imp.flavour).and_then(|b| ratio_of_medians(s, &b));
+        let mag = find(Family::Magpie, imp.flavour).and_then(|m| ratio_of_medians(&m, s));
+        let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
+        summary.row(&[
+            imp.name().to_string(),
+            imp.family.name().to_string(),
+            imp.flavour.name().to_string(),
+            s.n.to_string(),
+            format!("{:.0}", s.median),
+            format!("{:.0}", s.min),
+            format!("{:.0}", s.max),
+            format!("{:.0}", s.q1),
+            format!("{:.0}", s.q3),
+            format!("{:.1}", s.spread_pct()),
+            f2(seq),
+            f2(mag),
+        ]);
+        table.row(&[
+            imp.name().to_string(),
+            imp.flavour.name().to_string(),
+            si(s.median),
+            si(s.min),
+            si(s.max),
+            format!("{:.1}", s.spread_pct()),
+            cpu.map_or("n/a".into(), |c| format!("{:.0}", c * 100.0)),
+            f2(seq),
+            if imp.family == Family::Magpie {
+                String::new()
+            } else {
+                f2(mag)
+            },
+        ]);
+    }
+
+    let mut targets = Vec::new();
+    for fl in Flavour::ALL {
+        let Some(m) = find(Family::Magpie, fl) else {
+            continue;
+        };
+        let seq_name = if fl == Flavour::Lifo {
+            "Vec"
+        } else {
+            "VecDeque"
+        };
+        let mut check = |peer: Family, label: String, threshold: f64| {
+            targets.push(TargetCheck {
+                name: label,
+                measured: find(peer, fl).and_then(|b| ratio_of_medians(&m, &b)),
+                threshold,
+            })
+        };
+        check(
+            Family::Sequential,
+            format!("{} magpie / sequential bound ({seq_name})", fl.name()),
+            0.9,
+        );
+        check(
+            Family::Crossbeam,
+            format!("{} magpie / crossbeam-deque", fl.name()),
+            5.0,
+        );
+        check(Family::St3, format!("{} magpie / st3", fl.name()), 5.0);
+    }
+
+    let chart = BarChart {
+        title: format!(
+            "Owner-only throughput, C = {} (median of {}, bars = min..max)",
+            p.cap, p.reps
+        ),
+        y_label: "(puts + gets) / s".into(),
+        x_label: "queue flavour".into(),
+        categories: Flavour::ALL.iter().map(|f| f.name().to_string()).collect(),
+        series: Family::ALL
+            .iter()
+            .map(|&fam| BarSeries {
+                name: fam.name().to_string(),
+                bars: Flavour::ALL
+                    .iter()
+                    .map(|&fl| {
+                        find(fam, fl).map(|s| Bar {
+                            value: s.median,
+                            range: Some((s.min, s.max)),
+                        })
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+
+    let files = vec![
+        output::write_file(dir, "exp1_owner_runs.csv", &runs.render())?,
+        output::write_file(dir, "exp1_owner_summary.csv", &summary.render())?,
+        output::write_file(dir, "exp1_owner.svg", &chart.render())?,
+    ];
+
+    let mut text = format!(
+        "\n== Experiment 1 (§6.2.1): owner only, C = {}, {} rounds/run, {} reps; (puts+gets)/s ==\n",
+        p.cap, p.exp1_rounds, p.reps
+    );
+    text.push_str(&table.render());
+    text.push_str("spread = (max-min)/median; min cpu % = lowest owner CPU time / wall time over the reps;\nx seq = ratio of medians vs the sequential bound of the same flavour; magpie x = magpie's median / this row's median\n");
+    if retried > 0 {
+        text.push_str(&format!(
+            "NOTE: {retried} run(s) were repeated once because a thread was preempted (CSV column tries; at most {:.0}% of runs)\n",
+            RETRY_BUDGET * 100.0
+        ));
+    }
+    if disturbed > 0 {
+        text.push_str(&format!(
+            "NOTE: {disturbed} of {} run(s) had the owner on-CPU < {:.0}% of wall time (preempted: machine busy, expect noise)\n",
+            impls.len() * p.reps,
+            DISTURBED * 100.0
+        ));
+    }
+    if unpinned > 0 {
+        text.push_str(&format!(
+            "NOTE: {unpinned} run(s) could not pin the owner thread to core 0\n"
+        ));
+    }
+    text.push('\n');
+    text.push_str(&render_targets(&targets));
+    Ok(ExpResult {
+        text,
+        files,
+        targets,
+    })
+}

@@ -1,0 +1,356 @@
+//! Experiment 2 (BWoS §6.2.2): the owner loop of experiment 1 while one thief steals.
+//!
+//! The thief (pinned to core 1; owner on core 0) steals single items in a loop and
+//! spins a tunable number of `spin_loop` iterations between attempts. The pause is
+//! calibrated per implementation by a short geometric bisection on short runs to reach
+//! target stolen percentages ≈ 1, 5, 10, 20 % (0 % = no thief thread); then each
+//! configuration is measured with repetitions. Targets are only approximately hit: the
+//! achieved percentage is what the tables, CSV and plots report.
+
+use std::path::Path;
+
+use super::calibrate::{self, Config};
+use super::run::StealRun;
+use super::{
+    render_targets, retry_budget, ExpResult, Family, Flavour, Impl, Params, DISTURBED, RETRY_BUDGET,
+};
+use crate::csv::Csv;
+use crate::stats::{ratio_of_medians, Summary};
+use crate::svg::{LineChart, LineSeries, Point};
+use crate::table::{si, Table};
+use crate::{output, BenchError, TargetCheck};
+
+/// Target stolen percentages; 0 means no thief thread.
+pub const TARGETS: [f64; 5] = [0.0, 1.0, 5.0, 10.0, 20.0];
+
+/// Per-configuration samples.
+#[derive(Default, Clone)]
+struct Samples {
+    owner: Vec<f64>,
+    steals: Vec<f64>,
+    pct: Vec<f64>,
+    /// Repetitions in which owner and thief were both on-CPU ≥ DISTURBED of wall time.
+    clean: usize,
+}
+
+/// Runs experiment 2 and writes its CSV files and one SVG per flavour into `dir`.
+pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+    let impls: Vec<Impl> = Impl::all().into_iter().filter(|i| i.stealable()).collect();
+
+    let mut calib_csv = calibrate::csv();
+    let mut configs: Vec<Vec<Config>> = Vec::new();
+    for imp in &impls {
+        eprintln!("exp2 (one thief): calibrating pause for {}", imp.name());
+        configs.push(calibrate::calibrate(*imp, p, &TARGETS, &mut calib_csv)?);
+    }
+
+    let mut runs = Csv::new(&[
+        "experiment",
+        "impl",
+        "family",
+        "flavour",
+        "target_stolen_pct",
+        "pause_spins",
+        "rep",
+        "capacity",
+        "rounds",
+        "puts",
+        "gets",
+        "stolen",
+        "steal_attempts",
+        "seconds",
+        "owner_ops_per_sec",
+        "steals_per_sec",
+        "stolen_pct",
+        "owner_pinned",
+        "thief_pinned",
+        "owner_cpu_share",
+        "thief_cpu_share",
+        "tries",
+    ]);
+    let mut retried = 0;
+    let mut retries = retry_budget(configs.iter().map(Vec::len).sum::<usize>() * p.reps);
+    let mut disturbed = 0;
+    let mut total_runs = 0;
+    let mut samples: Vec<Vec<Samples>> = configs
+        .iter()
+        .map(|c| vec![Samples::default(); c.len()])
+        .collect();
+    let mut unpinned = 0;
+    // Interleaved repetitions with a rotating start, as in experiment 1.
+    let pairs: Vec<(usize, usize)> = (0..impls.len())
+        .flat_map(|i| (0..configs[i].len()).map(move |k| (i, k)))
+        .collect();
+    for rep in 0..p.reps {
+        eprintln!("exp2 (one thief): repetition {}/{}", rep + 1, p.reps);
+        for j in 0..pairs.len() {
+            let (i, k) = pairs[(j + rep * configs[0].len()) % pairs.len()];
+            let (imp, cfg) = (&impls[i], &configs[i][k]);
+            let (r, tries): (StealRun, usize) =
+                imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
+            retried += tries - 1;
+            if !r.owner.pinned || (cfg.pause.is_some() && !r.thief_pinned) {
+                unpinned += 1;
+            }
+            total_runs += 1;
+            if r.min_cpu_share().is_some_and(|c| c < DISTURBED) {
+                disturbed += 1;
+            }
+            let s = &mut samples[i][k];
+            if r.min_cpu_share().map_or(true, |c| c >= DISTURBED) {
+                s.clean += 1;
+            }
+            s.owner.push(r.owner.ops_per_sec());
+            s.steals.push(r.steals_per_sec());
+            s.pct.push(r.stolen_pct());
+            runs.row(&[
+                "thief".to_string(),
+                imp.name().to_string(),
+                imp.family.name().to_string(),
+                imp.flavour.name().to_string(),
+                format!("{}", cfg.target),
+                cfg.pause.map_or("none".into(), |x| format!("{x}")),
+                (rep + 1).to_string(),
+                p.cap.to_string(),
+                p.exp2_rounds.to_string(),
+                r.owner.puts.to_string(),
+                r.owner.gets.to_string(),
+                r.stolen.to_string(),
+                r.attempts.to_string(),
+                format!("{:.6}", r.owner.secs),
+                format!("{:.0}", r.owner.ops_per_sec()),
+                format!("{:.0}", r.steals_per_sec()),
+                format!("{:.4}", r.stolen_pct()),
+                r.owner.pinned.to_string(),
+                r.thief_pinned.to_string(),
+                r.owner
+                    .cpu_share
+                    .map_or(String::new(), |c| format!("{c:.3}")),
+                r.thief_cpu_share
+                    .map_or(String::new(), |c| format!("{c:.3}")),
+                tries.to_string(),
+            ]);
+        }
+    }
+
+    // Summaries: owner ops/s, steals/s and achieved stolen % per (impl, config).
+    let summ =
+        |v: &[f64]| Summary::of(v).ok_or_else(|| BenchError::Worker("no valid samples".into()));
+    let mut sums: Vec<Vec<(Summary, Summary, Summary)>> = Vec::new();
+    for per_impl in &samples {
+        let mut v = Vec::new();
+        for s in per_impl {
+            v.push((summ(&s.owner)?, summ(&s.steals)?, summ(&s.pct)?));
+        }
+        sums.push(v);
+    }
+    let idx = |fam: Family, fl: Flavour| {
+        impls
+            .iter()
+            .position(|i| i.family == fam && i.flavour == fl)
+    };
+
+    let mut summary = Csv::new(&[
+        "impl",
+        "family",
+        "flavour",
+        "target_stolen_pct",
+        "pause_spins",
+        "calibration_estimate_pct",
+        "reps",
+        "achieved_stolen_pct_median",
+        "achieved_stolen_pct_min",
+        "achieved_stolen_pct_max",
+        "owner_ops_median",
+        "owner_ops_min",
+        "owner_ops_max",
+        "owner_spread_pct",
+        "steals_per_sec_median",
+        "owner_vs_own_no_steal",
+        "magpie_owner_over_this",
+        "clean_reps",
+    ]);
+    let mut table = Table::new(
+        &[
+            "impl",
+            "target %",
+            "pause",
+            "stolen %",
+            "owner ops/s",
+            "spread %",
+            "clean",
+            "x own 0%",
+            "steals/s",
+            "magpie x",
+        ],
+        1,
+    );
+    let mut far = Vec::new();
+    for (i, imp) in impls.iter().enumerate() {
+        let base = sums[i][0].0;
+        let mag = idx(Family::Magpie, imp.flavour);
+        for (k, cfg) in configs[i].iter().enumerate() {
+            let (own, st, pct) = sums[i][k];
+            let vs0 = ratio_of_medians(&own, &base);
+            let magx = mag.and_then(|m| ratio_of_medians(&sums[m][k].0, &own));
+            let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
+            if cfg.target > 0.0 && (pct.median - cfg.target).abs() > 0.25 * cfg.target {
+                far.push(format!(
+                    "{} @ {}%: achieved {:.2}%",
+                    imp.name(),
+                    cfg.target,
+                    pct.median
+                ));
+            }
+            summary.row(&[
+                imp.name().to_string(),
+                imp.family.name().to_string(),
+                imp.flavour.name().to_string(),
+                format!("{}", cfg.target),
+                cfg.pause.map_or("none".into(), |x| format!("{x}")),
+                format!("{:.3}", cfg.estimate),
+                own.n.to_string(),
+                format!("{:.3}", pct.median),
+                format!("{:.3}", pct.min),
+                format!("{:.3}", pct.max),
+                format!("{:.0}", own.median),
+                format!("{:.0}", own.min),
+                format!("{:.0}", own.max),
+                format!("{:.1}", own.spread_pct()),
+                format!("{:.0}", st.median),
+                f2(vs0),
+                f2(magx),
+                samples[i][k].clean.to_string(),
+            ]);
+            table.row(&[
+                imp.name().to_string(),
+                format!("{}", cfg.target),
+                cfg.pause.map_or("-".into(), |x| format!("{x}")),
+                format!("{:.2}", pct.median),
+                si(own.median),
+                format!("{:.1}", own.spread_pct()),
+                format!("{}/{}", samples[i][k].clean, own.n),
+                f2(vs0),
+                si(st.median),
+                if imp.family == Family::Magpie {
+                    String::new()
+                } else {
+                    f2(magx)
+                },
+            ]);
+        }
+    }
+
+    let mut targets = Vec::new();
+    for fl in Flavour::ALL {
+        let Some(m) = idx(Family::Magpie, fl) else {
+            continue;
+        };
+        if let Some(k10) = TARGETS.iter().position(|&t| t == 10.0) {
+            targets.push(TargetCheck {
+                name: format!(
+                    "{} magpie owner @ ~10% stolen (achieved {:.1}%) / its 0%",
+                    fl.name(),
+                    sums[m][k10].2.median
+                ),
+                measured: ratio_of_medians(&sums[m][k10].0, &sums[m][0].0),
+                threshold: 0.9,
+            });
+        }
+        for (k, &t) in TARGETS.iter().enumerate() {
+            // Fastest peer of the same flavour at this target.
+            let peer = impls
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.flavour == fl && i.family != Family::Magpie)
+                .max_by(|a, b| sums[a.0][k].0.median.total_cmp(&sums[b.0][k].0.median));
+            if let Some((pi, pimp)) = peer {
+                targets.push(TargetCheck {
+                    name: format!(
+                        "{} magpie owner / best peer ({}) @ ~{t}% stolen",
+                        fl.name(),
+                        pimp.family.name()
+                    ),
+                    measured: ratio_of_medians(&sums[m][k].0, &sums[pi][k].0),
+                    threshold: 1.0,
+                });
+            }
+        }
+    }
+
+    let mut files = vec![
+        output::write_file(dir, "exp2_thief_runs.csv", &runs.render())?,
+        output::write_file(dir, "exp2_thief_summary.csv", &summary.render())?,
+        output::write_file(dir, "exp2_thief_calibration.csv", &calib_csv.render())?,
+    ];
+    for fl in Flavour::ALL {
+        let chart = LineChart {
+            title: format!(
+                "{} owner throughput vs stolen % (one thief; median of {}, bars = min..max)",
+                fl.name(),
+                p.reps
+            ),
+            x_label: "achieved stolen % (median)".into(),
+            y_label: "owner (puts + gets) / s".into(),
+            series: impls
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| i.flavour == fl)
+                .map(|(i, imp)| LineSeries {
+                    name: imp.family.name().to_string(),
+                    points: sums[i]
+                        .iter()
+                        .map(|(own, _, pct)| Point {
+                            x: pct.median,
+                            y: own.median,
+                            range: Some((own.min, own.max)),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        };
+        let name = format!("exp2_thief_{}.svg", fl.name().to_lowercase());
+        files.push(output::write_file(dir, &name, &chart.render())?);
+    }
+
+    let mut text = format!(
+        "\n== Experiment 2 (§6.2.2): owner + one thief (owner core 0, thief core 1), C = {}, {} rounds/run, {} reps ==\n",
+        p.cap, p.exp2_rounds, p.reps
+    );
+    text.push_str(&table.render());
+    text.push_str("pause = spin iterations between steal attempts (calibrated); stolen % = stolen / put (median achieved);\nx own 0% = owner median / same impl's no-thief median; magpie x = magpie owner median / this row's (same target)\n");
+    text.push_str(&format!(
+        "clean = reps in which owner and thief were both on-CPU >= {:.0}% of wall time; when not, the stolen %\n(thief alone while the owner is preempted) and the owner rate reflect the scheduler, not the queue\n",
+        DISTURBED * 100.0
+    ));
+    if retried > 0 {
+        text.push_str(&format!(
+            "NOTE: {retried} run(s) were repeated once because a thread was preempted (CSV column tries; at most {:.0}% of runs)\n",
+            RETRY_BUDGET * 100.0
+        ));
+    }
+    if disturbed > 0 {
+        text.push_str(&format!(
+            "NOTE: {disturbed} of {total_runs} run(s) had the owner or thief on-CPU < {:.0}% of wall time (preempted: machine busy, expect noise)\n",
+            DISTURBED * 100.0
+        ));
+    }
+    if !far.is_empty() {
+        text.push_str(&format!(
+            "NOTE: targets only approximately hit (>25% off): {}\n",
+            far.join("; ")
+        ));
+    }
+    if unpinned > 0 {
+        text.push_str(&format!(
+            "NOTE: {unpinned} run(s) could not pin the owner to core 0 and/or the thief to core 1\n"
+        ));
+    }
+    text.push('\n');
+    text.push_str(&render_targets(&targets));
+    Ok(ExpResult {
+        text,
+        files,
+        targets,
+    })
+}

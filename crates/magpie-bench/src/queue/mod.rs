@@ -1,0 +1,326 @@
+//! Single-queue microbenchmarks of the BWoS paper (OSDI'23, §6.2).
+//!
+//! * Experiment 1 ([`exp1`], §6.2.1): the owner alone puts until full, gets until empty;
+//!   throughput compared with the sequential bound and with peers of the same flavour.
+//! * Experiment 2 ([`exp2`], §6.2.2): the same owner loop while one thief steals single
+//!   items with a calibrated pause, at target stolen percentages ≈ 0, 1, 5, 10, 20 %.
+//!
+//! All implementations ([`Impl`]) run the same monomorphised loops ([`run`](run::run)).
+
+pub mod calibrate;
+pub mod exp1;
+pub mod exp2;
+pub mod impls;
+pub mod magpie;
+pub mod run;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use crate::{affinity, output, BenchError, Outcome, RunOptions};
+
+use magpie::{MagpieFifo, MagpieLifo};
+
+/// Queue capacity `C` (items), as in the paper: 8 blocks × 1024 entries.
+pub const CAPACITY: usize = 8192;
+
+/// A run whose threads were on-CPU for less than this share of wall time is counted as
+/// disturbed (preempted by other load) in the notes.
+pub const DISTURBED: f64 = 0.9;
+
+/// Share of an experiment's planned runs that may be repeated because of preemption.
+/// On a persistently busy machine repeating does not help, so the extra time is capped.
+pub const RETRY_BUDGET: f64 = 0.15;
+
+/// Retry budget for `runs` planned runs (see [`RETRY_BUDGET`]).
+pub fn retry_budget(runs: usize) -> usize {
+    (runs as f64 * RETRY_BUDGET).ceil() as usize
+}
+
+/// Queue discipline of the owner's own end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    /// Owner gets the most recently put item.
+    Lifo,
+    /// Owner gets the oldest item.
+    Fifo,
+}
+
+impl Flavour {
+    /// Both flavours.
+    pub const ALL: [Flavour; 2] = [Flavour::Lifo, Flavour::Fifo];
+
+    /// "LIFO" / "FIFO".
+    pub fn name(self) -> &'static str {
+        match self {
+            Flavour::Lifo => "LIFO",
+            Flavour::Fifo => "FIFO",
+        }
+    }
+}
+
+/// Implementation family, used to compare like with like across flavours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// magpie's BWoS queues.
+    Magpie,
+    /// `Vec` stack / `VecDeque` ring: single-threaded upper bound.
+    Sequential,
+    /// crossbeam-deque 0.8.
+    Crossbeam,
+    /// st3 0.4.
+    St3,
+}
+
+impl Family {
+    /// Families in display order.
+    pub const ALL: [Family; 4] = [
+        Family::Magpie,
+        Family::Sequential,
+        Family::Crossbeam,
+        Family::St3,
+    ];
+
+    /// Legend name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Magpie => "magpie",
+            Family::Sequential => "sequential bound",
+            Family::Crossbeam => "crossbeam-deque",
+            Family::St3 => "st3",
+        }
+    }
+}
+
+/// One implementation under test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Impl {
+    /// Which family.
+    pub family: Family,
+    /// Which flavour.
+    pub flavour: Flavour,
+}
+
+impl Impl {
+    /// All implementations, LIFO first.
+    pub fn all() -> Vec<Impl> {
+        Flavour::ALL
+            .iter()
+            .flat_map(|&flavour| {
+                Family::ALL
+                    .iter()
+                    .map(move |&family| Impl { family, flavour })
+            })
+            .collect()
+    }
+
+    /// Short unique name, e.g. `magpie-lifo`, `seq-vec`, `st3-fifo`.
+    pub fn name(self) -> &'static str {
+        match (self.family, self.flavour) {
+            (Family::Magpie, Flavour::Lifo) => "magpie-lifo",
+            (Family::Magpie, Flavour::Fifo) => "magpie-fifo",
+            (Family::Sequential, Flavour::Lifo) => "seq-vec",
+            (Family::Sequential, Flavour::Fifo) => "seq-vecdeque",
+            (Family::Crossbeam, Flavour::Lifo) => "crossbeam-lifo",
+            (Family::Crossbeam, Flavour::Fifo) => "crossbeam-fifo",
+            (Family::St3, Flavour::Lifo) => "st3-lifo",
+            (Family::St3, Flavour::Fifo) => "st3-fifo",
+        }
+    }
+
+    /// Whether a thief can steal from it.
+    pub fn stealable(self) -> bool {
+        self.family != Family::Sequential
+    }
+
+    /// One measurement; if a thread was preempted (CPU share below [`DISTURBED`]) and
+    /// `retries` still has budget, the run is repeated once and the less disturbed of the
+    /// two is kept. Returns the run and the number of tries (1 or 2). Every kept run is
+    /// reported; nothing else is filtered.
+    pub fn measure(
+        self,
+        cap: usize,
+        rounds: u64,
+        pause: Option<f64>,
+        retries: &mut usize,
+    ) -> Result<(run::StealRun, usize), BenchError> {
+        let first = self.run(cap, rounds, pause)?;
+        let share = |r: &run::StealRun| r.min_cpu_share().unwrap_or(1.0);
+        if share(&first) >= DISTURBED || *retries == 0 {
+            return Ok((first, 1));
+        }
+        *retries -= 1;
+        let second = self.run(cap, rounds, pause)?;
+        Ok((
+            if share(&second) > share(&first) {
+                second
+            } else {
+                first
+            },
+            2,
+        ))
+    }
+
+    /// Runs one measurement of this implementation (see [`run::run`]).
+    pub fn run(
+        self,
+        cap: usize,
+        rounds: u64,
+        pause: Option<f64>,
+    ) -> Result<run::StealRun, BenchError> {
+        use impls::*;
+        match (self.family, self.flavour) {
+            (Family::Magpie, Flavour::Lifo) => run::run::<MagpieLifo>(cap, rounds, pause),
+            (Family::Magpie, Flavour::Fifo) => run::run::<MagpieFifo>(cap, rounds, pause),
+            (Family::Sequential, Flavour::Lifo) => run::run::<VecStack>(cap, rounds, pause),
+            (Family::Sequential, Flavour::Fifo) => run::run::<Ring>(cap, rounds, pause),
+            (Family::Crossbeam, Flavour::Lifo) => run::run::<CrossbeamLifo>(cap, rounds, pause),
+            (Family::Crossbeam, Flavour::Fifo) => run::run::<CrossbeamFifo>(cap, rounds, pause),
+            (Family::St3, Flavour::Lifo) => run::run::<St3Lifo>(cap, rounds, pause),
+            (Family::St3, Flavour::Fifo) => run::run::<St3Fifo>(cap, rounds, pause),
+        }
+    }
+}
+
+/// Which experiment(s) to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Only {
+    /// Experiment 1 only.
+    Owner,
+    /// Experiment 2 only.
+    Thief,
+}
+
+/// Options of `magpie bench queue`.
+#[derive(Clone, Debug)]
+pub struct QueueOptions {
+    /// Common options.
+    pub common: RunOptions,
+    /// Run one experiment only (`None` = both).
+    pub only: Option<Only>,
+}
+
+/// Sizes of the experiments, derived from `--quick` and `--reps`.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Queue capacity.
+    pub cap: usize,
+    /// Repetitions per configuration.
+    pub reps: usize,
+    /// Timed rounds per run in experiment 1.
+    pub exp1_rounds: u64,
+    /// Timed rounds per run in experiment 2.
+    pub exp2_rounds: u64,
+    /// Rounds per calibration run in experiment 2.
+    pub calib_rounds: u64,
+    /// Maximum bisection steps per target when calibrating the thief pause.
+    pub calib_steps: usize,
+}
+
+impl Params {
+    /// Defaults: quick = 3 repetitions and short runs; otherwise 9 repetitions.
+    pub fn new(quick: bool, reps: Option<usize>) -> Params {
+        if quick {
+            Params {
+                cap: CAPACITY,
+                reps: reps.unwrap_or(3),
+                exp1_rounds: 600,
+                exp2_rounds: 300,
+                calib_rounds: 120,
+                calib_steps: 5,
+            }
+        } else {
+            Params {
+                cap: CAPACITY,
+                reps: reps.unwrap_or(9),
+                exp1_rounds: 5000,
+                exp2_rounds: 2000,
+                calib_rounds: 500,
+                calib_steps: 8,
+            }
+        }
+    }
+}
+
+/// Runs the queue experiments, prints tables and writes CSV + SVG into the output dir.
+pub fn run(opts: &QueueOptions) -> Result<Outcome, BenchError> {
+    if opts.common.reps == Some(0) {
+        return Err(BenchError::Invalid("--reps must be at least 1".into()));
+    }
+    let dir: PathBuf = opts.common.out_dir.clone();
+    output::prepare_dir(&dir)?;
+    let params = Params::new(opts.common.quick, opts.common.reps);
+    let env = environment_note();
+    println!("{env}");
+    let mut report = env.clone();
+    let mut outcome = Outcome::default();
+    if opts.only != Some(Only::Thief) {
+        let r = exp1::run(&params, &dir)?;
+        print!("{}", r.text);
+        report.push_str(&r.text);
+        outcome.files.extend(r.files);
+        outcome.targets.extend(r.targets);
+    }
+    if opts.only != Some(Only::Owner) {
+        let r = exp2::run(&params, &dir)?;
+        print!("{}", r.text);
+        report.push_str(&r.text);
+        outcome.files.extend(r.files);
+        outcome.targets.extend(r.targets);
+    }
+    outcome
+        .files
+        .push(output::write_file(&dir, "report.txt", &report)?);
+    Ok(outcome)
+}
+
+/// One line about the machine: cores, load, and whether the thief experiment can pin.
+fn environment_note() -> String {
+    let cores = affinity::available_cores();
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "n/a".into());
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "queue bench: C = {CAPACITY} u64 items; {cores} core(s) available; load average (1 min) {load}"
+    );
+    if cores < 2 {
+        s.push_str("\nWARNING: experiment 2 runs 2 threads on fewer than 2 cores; owner and thief will time-slice");
+    }
+    if let Ok(l) = load.parse::<f64>() {
+        if l >= 0.5 {
+            let _ = write!(
+                s,
+                "\nWARNING: machine busy before the run (load {l:.2} on {cores} cores): expect noise; see the min cpu % columns"
+            );
+        }
+    }
+    s.push('\n');
+    s
+}
+
+/// Text, files and target checks produced by one experiment.
+pub struct ExpResult {
+    /// Tables and notes as printed.
+    pub text: String,
+    /// Files written.
+    pub files: Vec<PathBuf>,
+    /// Target checks.
+    pub targets: Vec<crate::TargetCheck>,
+}
+
+/// Renders target checks as `PASS`/`MISS` lines.
+pub fn render_targets(targets: &[crate::TargetCheck]) -> String {
+    let mut t = crate::table::Table::new(&["target", "measured", "need", "verdict"], 1);
+    for c in targets {
+        t.row(&[
+            c.name.clone(),
+            c.measured.map_or("n/a".into(), |m| format!("{m:.2}x")),
+            format!(">= {:.2}x", c.threshold),
+            if c.passed() { "PASS" } else { "MISS" }.to_string(),
+        ]);
+    }
+    t.render()
+}

@@ -1,0 +1,52 @@
+//! The list of benchmarks the command line can run by name (`magpie bench all` runs
+//! every entry). A new benchmark adds one [`Benchmark`] entry here.
+
+use crate::{BenchError, Outcome, RunOptions};
+
+/// A benchmark runnable with the common options only.
+#[derive(Clone, Copy, Debug)]
+pub struct Benchmark {
+    /// Subcommand name, e.g. `queue`.
+    pub name: &'static str,
+    /// One-line description.
+    pub about: &'static str,
+    /// Runs it with defaults for benchmark-specific options.
+    pub run: fn(&RunOptions) -> Result<Outcome, BenchError>,
+}
+
+fn run_queue(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::queue::run(&crate::queue::QueueOptions {
+        common: opts.clone(),
+        only: None,
+    })
+}
+
+/// Every registered benchmark, in the order `bench all` runs them.
+pub fn benchmarks() -> &'static [Benchmark] {
+    &[Benchmark {
+        name: "queue",
+        about: "single-queue experiments of BWoS §6.2.1 (owner only) and §6.2.2 (one thief)",
+        run: run_queue,
+    }]
+}
+
+/// Looks a benchmark up by name.
+pub fn find(name: &str) -> Option<&'static Benchmark> {
+    benchmarks().iter().find(|b| b.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_findable() {
+        let names: Vec<&str> = benchmarks().iter().map(|b| b.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len());
+        assert!(find("queue").is_some());
+        assert!(find("nope").is_none());
+    }
+}

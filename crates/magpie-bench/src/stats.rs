@@ -1,0 +1,114 @@
+//! Summary statistics over benchmark repetitions.
+//!
+//! A speed claim in magpie is a ratio of medians measured in one run, reported with the
+//! spread of each side, so this module provides exactly that: median, min, max,
+//! interquartile range and a relative spread, plus a ratio-of-medians helper.
+
+/// Summary of a set of repetitions of one measurement (e.g. ops/s).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// Number of samples.
+    pub n: usize,
+    /// Median (mean of the two middle samples for even counts).
+    pub median: f64,
+    /// Smallest sample.
+    pub min: f64,
+    /// Largest sample.
+    pub max: f64,
+    /// First quartile (linear interpolation between closest ranks).
+    pub q1: f64,
+    /// Third quartile (linear interpolation between closest ranks).
+    pub q3: f64,
+}
+
+impl Summary {
+    /// Summarises `samples`; returns `None` when empty or when a sample is not finite.
+    pub fn of(samples: &[f64]) -> Option<Summary> {
+        if samples.is_empty() || samples.iter().any(|x| !x.is_finite()) {
+            return None;
+        }
+        let mut v = samples.to_vec();
+        v.sort_by(f64::total_cmp);
+        Some(Summary {
+            n: v.len(),
+            median: quantile_sorted(&v, 0.5),
+            min: v[0],
+            max: v[v.len() - 1],
+            q1: quantile_sorted(&v, 0.25),
+            q3: quantile_sorted(&v, 0.75),
+        })
+    }
+
+    /// Interquartile range `q3 - q1`.
+    pub fn iqr(&self) -> f64 {
+        self.q3 - self.q1
+    }
+
+    /// Relative spread `(max - min) / median` in percent (0 when the median is 0).
+    pub fn spread_pct(&self) -> f64 {
+        if self.median == 0.0 {
+            0.0
+        } else {
+            (self.max - self.min) / self.median * 100.0
+        }
+    }
+}
+
+/// Median of `samples` (`None` when empty).
+pub fn median(samples: &[f64]) -> Option<f64> {
+    Summary::of(samples).map(|s| s.median)
+}
+
+/// Ratio of medians `a.median / b.median` (`None` when `b`'s median is 0).
+pub fn ratio_of_medians(a: &Summary, b: &Summary) -> Option<f64> {
+    if b.median == 0.0 {
+        None
+    } else {
+        Some(a.median / b.median)
+    }
+}
+
+/// Quantile `q` in `[0, 1]` of an ascending, non-empty slice, interpolating linearly.
+fn quantile_sorted(v: &[f64], q: f64) -> f64 {
+    let pos = q * (v.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    let frac = pos - lo as f64;
+    v[lo] + (v[hi] - v[lo]) * frac
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_odd_and_even() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(&[7.0]), Some(7.0));
+        assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn summary_fields() {
+        let s = Summary::of(&[5.0, 1.0, 3.0, 2.0, 4.0]).unwrap();
+        assert_eq!((s.n, s.min, s.max, s.median), (5, 1.0, 5.0, 3.0));
+        assert_eq!((s.q1, s.q3), (2.0, 4.0));
+        assert_eq!(s.iqr(), 2.0);
+        assert!((s.spread_pct() - 400.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn rejects_non_finite() {
+        assert!(Summary::of(&[1.0, f64::NAN]).is_none());
+    }
+
+    #[test]
+    fn ratio() {
+        let a = Summary::of(&[10.0, 10.0]).unwrap();
+        let b = Summary::of(&[2.0, 3.0, 2.0]).unwrap();
+        assert_eq!(ratio_of_medians(&a, &b), Some(5.0));
+        let z = Summary::of(&[0.0]).unwrap();
+        assert_eq!(ratio_of_medians(&a, &z), None);
+    }
+}

@@ -1,0 +1,201 @@
+//! `magpie`: the project's command line.
+//!
+//! For now it runs benchmarks (`magpie bench <name>`, `magpie bench all`); each
+//! benchmark prints aligned tables with target checks and writes CSV + SVG files into its
+//! output directory. Later subcommands (`bench twolock`, `bench pool`, `search ...`) slot
+//! in as new enum variants here and new entries in `magpie_bench::registry`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use magpie_bench::queue::{self, Only, QueueOptions};
+use magpie_bench::{registry, BenchError, Outcome, RunOptions};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "magpie",
+    version,
+    about = "magpie: a work-stealing runtime on block-based work-stealing queues (BWoS)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run benchmarks: print tables with PASS/MISS target checks, write CSV + SVG
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(
+    subcommand_required = true,
+    arg_required_else_help = true,
+    after_help = "Speed claims are ratios of medians measured in one run, with repetitions and \
+spread (min..max). Use --quick for a short CI-sized run (< 60 s). Results: one CSV row per \
+implementation x configuration x repetition, a summary CSV, an SVG plot per experiment and \
+report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench \
+queue --reps 11 --only owner --out /tmp/q\n  magpie bench all --quick"
+)]
+struct BenchArgs {
+    #[command(subcommand)]
+    which: BenchCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchCommand {
+    /// Single-queue experiments of BWoS §6.2.1 (owner only) and §6.2.2 (owner + one thief)
+    ///
+    /// Experiment 1: the owner puts until full then gets until empty (C = 8192 u64 items),
+    /// for magpie LIFO/FIFO, the sequential bounds (Vec, VecDeque), crossbeam-deque and st3.
+    ///
+    /// Experiment 2: the same loop while a thief pinned to another core steals single items,
+    /// with its pause calibrated to reach ~0, 1, 5, 10, 20 % stolen.
+    Queue(QueueArgs),
+    /// Run every registered benchmark (currently: queue), each into OUT/<name>/
+    All(AllArgs),
+}
+
+#[derive(Args, Debug)]
+struct CommonArgs {
+    /// Short run for CI: fewer rounds, 3 repetitions, same code paths
+    #[arg(long)]
+    quick: bool,
+    /// Repetitions per configuration [default: 9, or 3 with --quick]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    reps: Option<u32>,
+}
+
+#[derive(Args, Debug)]
+struct QueueArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/queue")]
+    out: PathBuf,
+    /// Run only one experiment: owner (§6.2.1) or thief (§6.2.2)
+    #[arg(long, value_enum, value_name = "EXPERIMENT")]
+    only: Option<OnlyArg>,
+}
+
+#[derive(Args, Debug)]
+struct AllArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Root directory; each benchmark writes into DIR/<name>/
+    #[arg(long, value_name = "DIR", default_value = "bench-results")]
+    out: PathBuf,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum OnlyArg {
+    /// Experiment 1: owner only (§6.2.1)
+    Owner,
+    /// Experiment 2: owner + one thief (§6.2.2)
+    Thief,
+}
+
+impl CommonArgs {
+    fn options(&self, out_dir: PathBuf) -> RunOptions {
+        RunOptions {
+            quick: self.quick,
+            reps: self.reps.map(|r| r as usize),
+            out_dir,
+        }
+    }
+}
+
+fn print_outcome(name: &str, outcome: &Outcome) {
+    println!("\n[{name}] files written:");
+    for f in &outcome.files {
+        println!("  {}", f.display());
+    }
+    let passed = outcome.targets.iter().filter(|t| t.passed()).count();
+    println!(
+        "[{name}] targets: {passed} of {} PASS (MISS lines in the tables above)",
+        outcome.targets.len()
+    );
+}
+
+fn bench(args: &BenchArgs) -> Result<(), BenchError> {
+    match &args.which {
+        BenchCommand::Queue(q) => {
+            let opts = QueueOptions {
+                common: q.common.options(q.out.clone()),
+                only: q.only.map(|o| match o {
+                    OnlyArg::Owner => Only::Owner,
+                    OnlyArg::Thief => Only::Thief,
+                }),
+            };
+            let outcome = queue::run(&opts)?;
+            print_outcome("queue", &outcome);
+        }
+        BenchCommand::All(a) => {
+            for b in registry::benchmarks() {
+                println!("=== bench {}: {} ===", b.name, b.about);
+                let outcome = (b.run)(&a.common.options(a.out.join(b.name)))?;
+                print_outcome(b.name, &outcome);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Restores the default SIGPIPE action so `magpie ... | head` ends quietly instead of
+/// panicking on a closed stdout.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal disposition to SIG_DFL has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+fn main() -> ExitCode {
+    default_sigpipe();
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Bench(b) => bench(b),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("magpie: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn parses_queue_flags() {
+        let cli = Cli::try_parse_from([
+            "magpie", "bench", "queue", "--quick", "--reps", "5", "--out", "/tmp/x", "--only",
+            "thief",
+        ])
+        .unwrap();
+        let Command::Bench(b) = cli.command;
+        let BenchCommand::Queue(q) = b.which else {
+            panic!("expected queue");
+        };
+        assert!(q.common.quick);
+        assert_eq!(q.common.reps, Some(5));
+        assert!(matches!(q.only, Some(OnlyArg::Thief)));
+    }
+
+    #[test]
+    fn rejects_zero_reps() {
+        assert!(Cli::try_parse_from(["magpie", "bench", "queue", "--reps", "0"]).is_err());
+    }
+}

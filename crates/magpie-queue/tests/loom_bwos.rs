@@ -1,0 +1,309 @@
+//! loom models of the BWoS queues (run: `RUSTFLAGS="--cfg loom" cargo test --release
+//! -p magpie-queue --test loom_bwos`).
+//!
+//! Sizes are shrunk so every edge is reachable: 2 blocks × 2 entries (the paper's
+//! verification client, Figure 9) or 2 × 1 for wrap-around. Items are distinct powers of
+//! two, so "every item consumed exactly once" is checked by bit arithmetic: no bit seen
+//! twice, and the union equals the pushed set.
+//!
+//! Bounds: loom explores every interleaving with at most N preemptions per execution
+//! (and, for each load, every store its C11 model lets it read). N is 3 for every model
+//! except the FIFO Figure 9 client, which uses 1: its 12 published pushes give thieves
+//! so many stores to read from that N = 1 already takes ~5 minutes on 2 cores (LIFO
+//! Figure 9 with N = 3: ~15 s). `LOOM_MAX_PREEMPTIONS` overrides N for all models.
+//! `scripts/ordering-audit.sh` reruns the models with one ordering weakened at a time.
+#![cfg(loom)]
+
+use loom::sync::atomic::{AtomicU64, Ordering::SeqCst};
+use loom::sync::Arc;
+use loom::thread;
+use magpie_queue::{fifo, lifo, Config, Steal};
+
+fn model(f: impl Fn() + Sync + Send + 'static) {
+    model_bounded(3, f)
+}
+
+fn model_bounded(preemptions: usize, f: impl Fn() + Sync + Send + 'static) {
+    let mut builder = loom::model::Builder::new();
+    if builder.preemption_bound.is_none() {
+        builder.preemption_bound = Some(preemptions);
+    }
+    builder.check(f);
+}
+
+/// Items already consumed, as a bit set; panics on a duplicate.
+#[derive(Default)]
+struct Seen(AtomicU64);
+
+impl Seen {
+    fn add(&self, item: u64) {
+        let before = self.0.fetch_or(item, SeqCst);
+        assert_eq!(before & item, 0, "item {item:#x} consumed twice");
+    }
+    fn get(&self) -> u64 {
+        self.0.load(SeqCst)
+    }
+}
+
+/// The owner/thief operations the models use, for both flavours.
+trait Queue: Send + Sized + 'static {
+    type Stealer: Clone + Send + Sync + 'static;
+    fn make(cfg: Config) -> Self;
+    fn stealer(&self) -> Self::Stealer;
+    fn push(&self, x: u64) -> Result<(), u64>;
+    fn pop(&self) -> Option<u64>;
+    fn steal(s: &Self::Stealer) -> Steal<u64>;
+    fn steal_batch(s: &Self::Stealer, local: &Self, max: usize) -> Steal<u64>;
+}
+
+macro_rules! impl_queue {
+    ($m:ident) => {
+        impl Queue for $m::Worker<u64> {
+            type Stealer = $m::Stealer<u64>;
+            fn make(cfg: Config) -> Self {
+                $m::Worker::with_config(cfg)
+            }
+            fn stealer(&self) -> Self::Stealer {
+                $m::Worker::stealer(self)
+            }
+            fn push(&self, x: u64) -> Result<(), u64> {
+                $m::Worker::push(self, x)
+            }
+            fn pop(&self) -> Option<u64> {
+                $m::Worker::pop(self)
+            }
+            fn steal(s: &Self::Stealer) -> Steal<u64> {
+                s.steal()
+            }
+            fn steal_batch(s: &Self::Stealer, local: &Self, max: usize) -> Steal<u64> {
+                s.steal_batch_and_pop(local, max)
+            }
+        }
+    };
+}
+impl_queue!(lifo);
+impl_queue!(fifo);
+
+/// The owner's side of a model: pushes powers of two, records what it pushed and popped.
+struct Owner<Q> {
+    q: Q,
+    next_bit: u32,
+    pushed: u64,
+    popped: u64,
+}
+
+impl<Q: Queue> Owner<Q> {
+    fn new(q: Q) -> Self {
+        Self { q, next_bit: 0, pushed: 0, popped: 0 }
+    }
+    /// Figure 9's `put`: the item doubles whether or not the push succeeds.
+    fn put(&mut self, times: usize) {
+        for _ in 0..times {
+            let item = 1u64 << self.next_bit;
+            self.next_bit += 1;
+            if self.q.push(item).is_ok() {
+                self.pushed |= item;
+            }
+        }
+    }
+    fn get(&mut self, times: usize) {
+        for _ in 0..times {
+            if let Some(item) = self.q.pop() {
+                assert_eq!(self.popped & item, 0, "popped twice");
+                assert_ne!(self.pushed & item, 0, "popped an item never pushed");
+                self.popped |= item;
+            }
+        }
+    }
+    /// Figure 9's T3: after the threads joined, get everything left.
+    fn drain_and_check(mut self, stolen: u64) {
+        while let Some(item) = self.q.pop() {
+            assert_eq!(self.popped & item, 0, "popped twice");
+            self.popped |= item;
+        }
+        assert_eq!(self.popped & stolen, 0, "an item both popped and stolen");
+        assert_eq!(self.popped | stolen, self.pushed, "items lost");
+    }
+}
+
+fn thief<Q: Queue>(s: Q::Stealer, seen: Arc<Seen>, steals: usize) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        for _ in 0..steals {
+            if let Steal::Success(item) = Q::steal(&s) {
+                seen.add(item);
+            }
+        }
+    })
+}
+
+/// The paper's verification client (Figure 9): 2 blocks × 2 entries; the owner runs
+/// put×3 get×2 put×4 get×3 put×5 get×4 while thieves steal once and twice; then the
+/// owner drains and the sums must match.
+fn figure9<Q: Queue>(preemptions: usize) {
+    model_bounded(preemptions, || {
+        let q = Q::make(Config::new(2, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let t1 = thief::<Q>(q.stealer(), seen.clone(), 1);
+        let t2 = thief::<Q>(q.stealer(), seen.clone(), 2);
+        let mut owner = Owner::new(q);
+        owner.put(3);
+        owner.get(2);
+        owner.put(4);
+        owner.get(3);
+        owner.put(5);
+        owner.get(4);
+        t1.join().unwrap();
+        t2.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+#[test]
+fn lifo_figure9_client() {
+    figure9::<lifo::Worker<u64>>(3);
+}
+
+#[test]
+fn fifo_figure9_client() {
+    figure9::<fifo::Worker<u64>>(1);
+}
+
+/// Wrap-around with one-entry blocks: every push and pop crosses a block, and the
+/// owner laps the ring while a thief may still be copying out of a block it needs,
+/// which exercises the spare-block swap.
+fn wrap_around<Q: Queue>() {
+    model(|| {
+        let q = Q::make(Config::new(2, 1).unwrap());
+        let seen = Arc::new(Seen::default());
+        let t = thief::<Q>(q.stealer(), seen.clone(), 2);
+        let mut owner = Owner::new(q);
+        owner.put(2);
+        owner.get(1);
+        owner.put(2);
+        owner.get(1);
+        owner.put(1);
+        t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+#[test]
+fn lifo_wrap_around() {
+    wrap_around::<lifo::Worker<u64>>();
+}
+
+#[test]
+fn fifo_wrap_around() {
+    wrap_around::<fifo::Worker<u64>>();
+}
+
+/// The owner takes a block back (LIFO: pops below its top block; FIFO: the consumer
+/// enters a granted block) while a thief is stealing from it.
+fn takeover_races_steal<Q: Queue>(push: usize) {
+    model(move || {
+        let q = Q::make(Config::new(2, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let mut owner = Owner::new(q);
+        owner.put(push);
+        let t = thief::<Q>(owner.q.stealer(), seen.clone(), 1);
+        owner.get(push);
+        t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+#[test]
+fn lifo_takeover_races_steal() {
+    // Three pushes grant the first block; popping three takes it back.
+    takeover_races_steal::<lifo::Worker<u64>>(3);
+}
+
+#[test]
+fn fifo_takeover_races_steal() {
+    takeover_races_steal::<fifo::Worker<u64>>(2);
+}
+
+/// Grant (LIFO) / publish (FIFO) racing a steal: the thief must see the items written
+/// before the block was handed over.
+fn grant_races_steal<Q: Queue>() {
+    model(|| {
+        let q = Q::make(Config::new(2, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let t = thief::<Q>(q.stealer(), seen.clone(), 2);
+        let mut owner = Owner::new(q);
+        owner.put(3);
+        t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+#[test]
+fn lifo_grant_races_steal() {
+    grant_races_steal::<lifo::Worker<u64>>();
+}
+
+#[test]
+fn fifo_grant_races_steal() {
+    grant_races_steal::<fifo::Worker<u64>>();
+}
+
+/// A batch steal into the thief's own queue races the owner's pops and a refill.
+fn batch_steal<Q: Queue>() {
+    model(|| {
+        let q = Q::make(Config::new(2, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let mut owner = Owner::new(q);
+        owner.put(3);
+        let s = owner.q.stealer();
+        let seen2 = seen.clone();
+        let t = thread::spawn(move || {
+            let local = Q::make(Config::new(2, 2).unwrap());
+            if let Steal::Success(item) = Q::steal_batch(&s, &local, 2) {
+                seen2.add(item);
+            }
+            while let Some(item) = local.pop() {
+                seen2.add(item);
+            }
+        });
+        owner.get(2);
+        owner.put(2);
+        t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+#[test]
+fn lifo_batch_steal() {
+    batch_steal::<lifo::Worker<u64>>();
+}
+
+#[test]
+fn fifo_batch_steal() {
+    batch_steal::<fifo::Worker<u64>>();
+}
+
+/// Two thieves reserve entries of the same block while the owner pops towards them.
+fn two_thieves_one_block<Q: Queue>(push: usize) {
+    model(move || {
+        let q = Q::make(Config::new(2, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let mut owner = Owner::new(q);
+        owner.put(push);
+        let t1 = thief::<Q>(owner.q.stealer(), seen.clone(), 1);
+        let t2 = thief::<Q>(owner.q.stealer(), seen.clone(), 1);
+        owner.get(1);
+        t1.join().unwrap();
+        t2.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+#[test]
+fn lifo_two_thieves_one_block() {
+    two_thieves_one_block::<lifo::Worker<u64>>(3);
+}
+
+#[test]
+fn fifo_two_thieves_one_block() {
+    two_thieves_one_block::<fifo::Worker<u64>>(2);
+}

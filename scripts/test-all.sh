@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every test of the workspace. Stops at the first failure (non-zero exit).
+# Steps: rustfmt, clippy, docs, unit + integration + doc tests (release, stress included),
+# loom models, Miri on the unit tests, and the quick benchmark (so the harness cannot rot).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*"; }
+
+step "rustfmt"
+cargo fmt --all -- --check
+
+step "clippy"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "docs (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
+step "unit, stress and doc tests"
+cargo test --workspace --release
+
+step "loom models (bounds: see the test files)"
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+  cargo test --release -p magpie-queue --test loom_bwos --test loom_twolock
+
+step "Miri (unit tests)"
+if cargo +nightly miri --version >/dev/null 2>&1; then
+  MIRIFLAGS="-Zmiri-strict-provenance" cargo +nightly miri test -p magpie-queue --lib
+else
+  echo "!!!!!!!! SKIPPED: Miri is not installed (rustup component add miri rust-src --toolchain nightly) !!!!!!!!"
+fi
+
+step "quick benchmark"
+cargo run --release -q -p magpie-cli -- bench queue --quick --out target/bench-quick
+
+step "all tests passed"
