@@ -16,7 +16,7 @@ bin=$(cargo test --release -p magpie-queue --test loom_bwos --no-run --message-f
 models=$("$bin" --list 2>/dev/null | grep ': test$' | sed 's/: test$//' |
   awk '/grant|takeover|two_thieves|batch/ {print 0, $0; next} /wrap/ {print 1, $0; next} {print 2, $0}' |
   sort -s -k1,1n | cut -d' ' -f2)
-names=$(grep -oE '^\s+"[A-Z_]+",$' crates/magpie-queue/src/ordering.rs | tr -d ' ",')
+names=$(awk '/pub const NAMES/,/^];/' crates/magpie-queue/src/ordering.rs | grep -oE '"[A-Z][A-Z_]+",' | tr -d '",')
 {
   echo "| ordering weakened to Relaxed | first loom model that fails | counterexample |"
   echo "|---|---|---|"

@@ -47,7 +47,10 @@ impl Pos {
 
     #[inline(always)]
     pub(crate) const fn unpack(word: u64) -> Self {
-        Self { tag: (word >> 32) as u32, idx: word as u32 }
+        Self {
+            tag: (word >> 32) as u32,
+            idx: word as u32,
+        }
     }
 }
 
@@ -93,8 +96,13 @@ impl<T> Block<T> {
                 f_idx: AtomicU32::new(entries),
                 done_target: AtomicU64::new(0),
             }),
-            thief: CachePadded(ThiefLine { s_pos: AtomicU64::new(done), s_cnt: AtomicU64::new(0) }),
-            slots: (0..entries).map(|_| UnsafeCell::new(MaybeUninit::uninit())).collect(),
+            thief: CachePadded(ThiefLine {
+                s_pos: AtomicU64::new(done),
+                s_cnt: AtomicU64::new(0),
+            }),
+            slots: (0..entries)
+                .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
+                .collect(),
         })
     }
 
@@ -137,6 +145,12 @@ impl<T> Block<T> {
         Pos::unpack(self.thief.s_pos.load(Relaxed))
     }
 
+    /// `s_pos` read with Acquire, for a thief about to act on a later tag.
+    pub(crate) fn s_pos_acquire(&self) -> Pos {
+        // Acquire pairs with BLOCK_RESET (see there).
+        Pos::unpack(self.thief.s_pos.load(ord!("STALE_TAG", Acquire)))
+    }
+
     /// FIFO thieves read the producer position before reserving.
     #[inline]
     pub(crate) fn b_pos_acquire(&self) -> Pos {
@@ -167,7 +181,9 @@ impl<T> Block<T> {
     pub(crate) fn release_stolen(&self, n: u32) {
         // Release pairs with the owner's BLOCK_FREE acquire: our reads of the slots
         // happen-before the owner overwrites them in the block's next incarnation.
-        self.thief.s_cnt.fetch_add(u64::from(n), ord!("STEAL_DONE", Release));
+        self.thief
+            .s_cnt
+            .fetch_add(u64::from(n), ord!("STEAL_DONE", Release));
     }
 
     /// Test hook: pretend `n` finished steals have not finished (a stalled thief).
@@ -188,10 +204,10 @@ impl<T> Block<T> {
     }
 
     /// Starts incarnation `position`: empty, and either held by the owner (LIFO) or
-    /// already granted to thieves from index 0 (FIFO, `grant` is the s_pos ordering).
+    /// already granted to thieves from index 0 (FIFO).
     ///
     /// Precondition: [`Self::is_released`] and no slot holds an item.
-    pub(crate) fn reset(&self, position: u64, granted: bool, grant: core::sync::atomic::Ordering) {
+    pub(crate) fn reset(&self, position: u64, granted: bool) {
         let tag = tag_of(position);
         let entries = u64::from(self.entries());
         // Relaxed: owner-only fields, or read by thieves only after they observe the new
@@ -200,7 +216,13 @@ impl<T> Block<T> {
         self.owner.f_idx.store(0, Relaxed);
         self.owner.b_pos.store(Pos::new(tag, 0).pack(), Relaxed);
         let s = if granted { 0 } else { OWNED };
-        self.thief.s_pos.store(Pos::new(tag, s).pack(), grant);
+        // Release pairs with STALE_TAG: a thief that sees this later tag and moves the
+        // cursor past the slot's old position also sees every ring update the owner made
+        // before (see `Shared::steal`). FIFO thieves take slot contents from b_pos, LIFO
+        // thieves from the grant, so no data is published here.
+        self.thief
+            .s_pos
+            .store(Pos::new(tag, s).pack(), ord!("BLOCK_RESET", Release));
     }
 
     /// Takes the block back from thieves (§4.2.1): returns the first index no thief has
@@ -209,8 +231,16 @@ impl<T> Block<T> {
         // Relaxed: the swap and the thieves' CASes are RMWs on one location, so they are
         // totally ordered and every reservation is either before (below the returned
         // index) or fails. The owner reads only slots it wrote itself.
-        let old = Pos::unpack(self.thief.s_pos.swap(Pos::new(tag_of(position), OWNED).pack(), Relaxed));
-        debug_assert_eq!(old.tag, tag_of(position), "takeover of a block from another round");
+        let old = Pos::unpack(
+            self.thief
+                .s_pos
+                .swap(Pos::new(tag_of(position), OWNED).pack(), Relaxed),
+        );
+        debug_assert_eq!(
+            old.tag,
+            tag_of(position),
+            "takeover of a block from another round"
+        );
         old.idx.min(self.entries())
     }
 
@@ -229,9 +259,10 @@ impl<T> Block<T> {
     pub(crate) fn grant(&self, position: u64, from: u32) {
         // Release pairs with LIFO_RESERVE: the slots the owner wrote are visible to the
         // thief whose reservation reads this value (or a later one in its release sequence).
-        self.thief
-            .s_pos
-            .store(Pos::new(tag_of(position), from).pack(), ord!("LIFO_GRANT", Release));
+        self.thief.s_pos.store(
+            Pos::new(tag_of(position), from).pack(),
+            ord!("LIFO_GRANT", Release),
+        );
     }
 
     /// FIFO: the owner has written slots below `b`.
@@ -239,14 +270,18 @@ impl<T> Block<T> {
     pub(crate) fn publish(&self, packed_b_pos: u64) {
         // Release pairs with FIFO_READ_BPOS: the slot written before this store is visible
         // to a thief that reads this b_pos.
-        self.owner.b_pos.store(packed_b_pos, ord!("FIFO_PUBLISH", Release));
+        self.owner
+            .b_pos
+            .store(packed_b_pos, ord!("FIFO_PUBLISH", Release));
     }
 
     /// Records the owner's cached indices in the block, so that `len`, `Drop` and a later
     /// return to this block see them.
     pub(crate) fn record_owner_view(&self, position: u64, b: u32, f: u32) {
         // Relaxed: read back only by the owner, or by `Drop` after the Arc's synchronisation.
-        self.owner.b_pos.store(Pos::new(tag_of(position), b).pack(), Relaxed);
+        self.owner
+            .b_pos
+            .store(Pos::new(tag_of(position), b).pack(), Relaxed);
         self.owner.f_idx.store(f, Relaxed);
     }
 
@@ -265,7 +300,11 @@ impl<T> Block<T> {
     pub(crate) fn live_range(&self) -> core::ops::Range<u32> {
         let s = self.s_pos();
         let b = self.b_pos_relaxed().idx;
-        let start = if s.idx == OWNED { self.f_idx() } else { s.idx.min(self.entries()) };
+        let start = if s.idx == OWNED {
+            self.f_idx()
+        } else {
+            s.idx.min(self.entries())
+        };
         start..b.max(start)
     }
 

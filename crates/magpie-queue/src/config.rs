@@ -54,7 +54,9 @@ impl fmt::Display for ConfigError {
                 "{entries_per_block} entries per block exceeds the maximum of {}",
                 Config::MAX_ENTRIES_PER_BLOCK
             ),
-            ConfigError::CapacityOverflow => write!(f, "blocks x entries_per_block overflows usize"),
+            ConfigError::CapacityOverflow => {
+                write!(f, "blocks x entries_per_block overflows usize")
+            }
         }
     }
 }
@@ -79,7 +81,10 @@ impl Config {
         if blocks.checked_mul(entries_per_block).is_none() {
             return Err(ConfigError::CapacityOverflow);
         }
-        Ok(Self { blocks, entries_per_block })
+        Ok(Self {
+            blocks,
+            entries_per_block,
+        })
     }
 
     /// Number of blocks.
@@ -101,6 +106,9 @@ impl Config {
 impl Default for Config {
     /// 8 blocks × 1024 entries, the paper's configuration.
     fn default() -> Self {
-        Self { blocks: 8, entries_per_block: 1024 }
+        Self {
+            blocks: 8,
+            entries_per_block: 1024,
+        }
     }
 }

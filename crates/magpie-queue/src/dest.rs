@@ -25,7 +25,11 @@ pub trait BatchDestination<T>: Sealed {
 
 type StealFn<'a, T> = &'a mut dyn FnMut(u32, &mut dyn FnMut(T)) -> Steal<u32>;
 
-pub(crate) fn steal_batch_into<T>(dest: &impl BatchDestination<T>, max: usize, steal: StealFn<'_, T>) -> Steal<usize> {
+pub(crate) fn steal_batch_into<T>(
+    dest: &impl BatchDestination<T>,
+    max: usize,
+    steal: StealFn<'_, T>,
+) -> Steal<usize> {
     let room = dest.room().min(max).min(u32::MAX as usize) as u32;
     if room == 0 {
         return Steal::Empty;
@@ -33,9 +37,17 @@ pub(crate) fn steal_batch_into<T>(dest: &impl BatchDestination<T>, max: usize, s
     steal(room, &mut |item| dest.push_within_room(item)).map(|n| n as usize)
 }
 
-pub(crate) fn steal_batch_and_pop<T>(dest: &impl BatchDestination<T>, max: usize, steal: StealFn<'_, T>) -> Steal<T> {
+pub(crate) fn steal_batch_and_pop<T>(
+    dest: &impl BatchDestination<T>,
+    max: usize,
+    steal: StealFn<'_, T>,
+) -> Steal<T> {
     // One item comes back to the caller, so the batch may be one larger than the room.
-    let room = dest.room().saturating_add(1).min(max.max(1)).min(u32::MAX as usize) as u32;
+    let room = dest
+        .room()
+        .saturating_add(1)
+        .min(max.max(1))
+        .min(u32::MAX as usize) as u32;
     let mut first = None;
     let result = steal(room, &mut |item| {
         if first.is_none() {

@@ -95,7 +95,7 @@ impl<T> Worker<T> {
         let shared = Arc::new(Shared::new(config));
         let start = shared.blocks();
         let put = shared
-            .claim(start, true, Relaxed, |_| true)
+            .claim(start, true, |_| true)
             .expect("a new queue has a free block");
         // The consumer starts "behind" the first block, in an already consumed one, so
         // the first block is stealable until the consumer needs it.
@@ -119,7 +119,9 @@ impl<T> Worker<T> {
 
     /// A new thief handle for this queue.
     pub fn stealer(&self) -> Stealer<T> {
-        Stealer { shared: self.shared.clone() }
+        Stealer {
+            shared: self.shared.clone(),
+        }
     }
 
     /// Pushes `item` at the back; gives it back if the queue is full. Never blocks and
@@ -132,7 +134,8 @@ impl<T> Worker<T> {
             // reads them before the publication below.
             unsafe { Block::write(self.put_slots.get(), back, item) };
             self.back.set(back + 1);
-            self.put_block().publish(self.put_tag.get() | u64::from(back + 1));
+            self.put_block()
+                .publish(self.put_tag.get() | u64::from(back + 1));
             return Ok(());
         }
         self.push_slow(item)
@@ -150,7 +153,11 @@ impl<T> Worker<T> {
     #[inline]
     pub fn pop(&self) -> Option<T> {
         let front = self.front.get();
-        let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+        let limit = if self.same_block.get() {
+            self.back.get()
+        } else {
+            self.entries
+        };
         if front < limit {
             self.front.set(front + 1);
             // SAFETY: [front, limit) of the front block hold items written by the owner;
@@ -168,7 +175,11 @@ impl<T> Worker<T> {
             }
             self.advance_get();
             let front = self.front.get();
-            let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+            let limit = if self.same_block.get() {
+                self.back.get()
+            } else {
+                self.entries
+            };
             if front < limit {
                 self.front.set(front + 1);
                 // SAFETY: as in `pop`.
@@ -198,9 +209,7 @@ impl<T> Worker<T> {
         if self.get_pos.get() <= reused {
             return false; // the consumer has not consumed that incarnation: full
         }
-        // FIFO_GRANT is Relaxed: thieves take slot contents from b_pos (FIFO_PUBLISH),
-        // and check that s_pos and b_pos carry the same tag.
-        let Some(block) = self.shared.claim(next, true, Relaxed, |_| true) else {
+        let Some(block) = self.shared.claim(next, true, |_| true) else {
             unreachable!("claim fails only when `consumed` says so")
         };
         self.put_pos.set(next);
@@ -232,11 +241,17 @@ impl<T> Worker<T> {
     pub fn pop_block(&self) -> Option<Vec<T>> {
         loop {
             let front = self.front.get();
-            let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+            let limit = if self.same_block.get() {
+                self.back.get()
+            } else {
+                self.entries
+            };
             if front < limit {
                 let slots = self.get_slots.get();
                 // SAFETY: [front, limit) are the owner's items in the front block.
-                let out = (front..limit).map(|i| unsafe { Block::read(slots, i) }).collect();
+                let out = (front..limit)
+                    .map(|i| unsafe { Block::read(slots, i) })
+                    .collect();
                 self.front.set(limit);
                 return Some(out);
             }
@@ -250,7 +265,11 @@ impl<T> Worker<T> {
     /// Number of items: exact when no thief is stealing, approximate otherwise. Scans
     /// the metadata of every block (O(blocks)).
     pub fn len(&self) -> usize {
-        let limit = if self.same_block.get() { self.back.get() } else { self.entries };
+        let limit = if self.same_block.get() {
+            self.back.get()
+        } else {
+            self.entries
+        };
         (limit - self.front.get()) as usize + self.shared.granted_len()
     }
 
@@ -287,7 +306,10 @@ impl<T> Drop for Worker<T> {
 
 impl<T> fmt::Debug for Worker<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("fifo::Worker").field("len", &self.len()).field("capacity", &self.capacity()).finish()
+        f.debug_struct("fifo::Worker")
+            .field("len", &self.len())
+            .field("capacity", &self.capacity())
+            .finish()
     }
 }
 
@@ -304,7 +326,8 @@ impl<T> BatchDestination<T> for Worker<T> {
         // SAFETY: as in `push`.
         unsafe { Block::write(self.put_slots.get(), back, item) };
         self.back.set(back + 1);
-        self.put_block().publish(self.put_tag.get() | u64::from(back + 1));
+        self.put_block()
+            .publish(self.put_tag.get() | u64::from(back + 1));
     }
 }
 
@@ -312,7 +335,9 @@ impl<T> Stealer<T> {
     /// Steals the oldest stealable item (through the thieves' shared cursor).
     pub fn steal(&self) -> Steal<T> {
         let mut got = None;
-        self.shared.steal::<Rules>(1, |item| got = Some(item)).map(|_| got.expect("one item stolen"))
+        self.shared
+            .steal::<Rules>(1, |item| got = Some(item))
+            .map(|_| got.expect("one item stolen"))
     }
 
     /// The paper's randomized procedure (§3.4): sample one random block and steal from
@@ -328,13 +353,17 @@ impl<T> Stealer<T> {
     /// Moves up to `max` items (at most one block, with one reservation) into `dest`,
     /// returning how many. `Empty` also when `dest` has no room.
     pub fn steal_batch_into(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<usize> {
-        crate::dest::steal_batch_into(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+        crate::dest::steal_batch_into(dest, max, &mut |n, sink| {
+            self.shared.steal::<Rules>(n, sink)
+        })
     }
 
     /// Like [`steal_batch_into`](Self::steal_batch_into), but returns the oldest stolen
     /// item instead of pushing it.
     pub fn steal_batch_and_pop(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<T> {
-        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| {
+            self.shared.steal::<Rules>(n, sink)
+        })
     }
 
     /// Batch version of [`steal_random`](Self::steal_random).
@@ -345,7 +374,9 @@ impl<T> Stealer<T> {
         rng: &mut R,
     ) -> Steal<T> {
         let random = rng.next_u64();
-        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| self.shared.steal_at::<Rules>(random, n, sink))
+        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| {
+            self.shared.steal_at::<Rules>(random, n, sink)
+        })
     }
 
     /// Occupancy sample for probabilistic victim selection (§3.4): reads one random
@@ -357,7 +388,9 @@ impl<T> Stealer<T> {
 
 impl<T> Clone for Stealer<T> {
     fn clone(&self) -> Self {
-        Self { shared: self.shared.clone() }
+        Self {
+            shared: self.shared.clone(),
+        }
     }
 }
 

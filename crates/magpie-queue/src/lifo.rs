@@ -27,7 +27,7 @@ use crate::block::{tag_of, Block, Pos, Slot};
 use crate::ordering::ord;
 use crate::shared::{Flavour, Shared};
 use crate::steal::Steal;
-use crate::sync::{Arc, Ordering::Relaxed};
+use crate::sync::Arc;
 use crate::{BatchDestination, Config};
 
 pub(crate) struct Rules;
@@ -91,7 +91,7 @@ impl<T> Worker<T> {
         let shared = Arc::new(Shared::new(config));
         let start = shared.blocks();
         let block = shared
-            .claim(start, false, Relaxed, |_| true)
+            .claim(start, false, |_| true)
             .expect("a new queue has a free block");
         let block_ptr = NonNull::from(block);
         let slots = block.slots();
@@ -110,7 +110,9 @@ impl<T> Worker<T> {
 
     /// A new thief handle for this queue.
     pub fn stealer(&self) -> Stealer<T> {
-        Stealer { shared: self.shared.clone() }
+        Stealer {
+            shared: self.shared.clone(),
+        }
     }
 
     /// Pushes `item` on top; gives it back if the queue is full. Never blocks and never
@@ -189,7 +191,7 @@ impl<T> Worker<T> {
         } else {
             // Reuse needs the previous incarnation exhausted by thieves.
             let entries = self.entries;
-            match shared.claim(next, false, Relaxed, |old| old.s_pos().idx == entries) {
+            match shared.claim(next, false, |old| old.s_pos().idx == entries) {
                 Some(block) => block,
                 None => return false,
             }
@@ -221,7 +223,10 @@ impl<T> Worker<T> {
     pub fn pop_block(&self) -> Option<Vec<T>> {
         let mut out = Vec::new();
         loop {
-            match self.shared.steal::<Rules>(self.entries, |item| out.push(item)) {
+            match self
+                .shared
+                .steal::<Rules>(self.entries, |item| out.push(item))
+            {
                 Steal::Success(_) => return Some(out),
                 Steal::Retry => continue,
                 Steal::Empty => break,
@@ -274,13 +279,17 @@ impl<T> Default for Worker<T> {
 impl<T> Drop for Worker<T> {
     fn drop(&mut self) {
         // Leave the owner's view in the block so the last handle drops those items.
-        self.block().record_owner_view(self.top.get(), self.back.get(), self.front.get());
+        self.block()
+            .record_owner_view(self.top.get(), self.back.get(), self.front.get());
     }
 }
 
 impl<T> fmt::Debug for Worker<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("lifo::Worker").field("len", &self.len()).field("capacity", &self.capacity()).finish()
+        f.debug_struct("lifo::Worker")
+            .field("len", &self.len())
+            .field("capacity", &self.capacity())
+            .finish()
     }
 }
 
@@ -314,13 +323,17 @@ impl<T> Stealer<T> {
     /// Moves up to `max` items (at most one block, with one reservation) into `dest`,
     /// returning how many. `Empty` also when `dest` has no room.
     pub fn steal_batch_into(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<usize> {
-        crate::dest::steal_batch_into(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+        crate::dest::steal_batch_into(dest, max, &mut |n, sink| {
+            self.shared.steal::<Rules>(n, sink)
+        })
     }
 
     /// Like [`steal_batch_into`](Self::steal_batch_into), but returns the oldest stolen
     /// item instead of pushing it.
     pub fn steal_batch_and_pop(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<T> {
-        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| self.shared.steal::<Rules>(n, sink))
+        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| {
+            self.shared.steal::<Rules>(n, sink)
+        })
     }
 
     /// Occupancy sample for probabilistic victim selection (§3.4): reads one random
@@ -332,7 +345,9 @@ impl<T> Stealer<T> {
 
 impl<T> Clone for Stealer<T> {
     fn clone(&self) -> Self {
-        Self { shared: self.shared.clone() }
+        Self {
+            shared: self.shared.clone(),
+        }
     }
 }
 

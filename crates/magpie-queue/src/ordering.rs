@@ -21,7 +21,10 @@ pub const NAMES: &[(&str, &str)] = &[
         "RING_PUBLISH",
         "owner Release store of a swapped-in block pointer -> RING_LOAD",
     ),
-    ("RING_LOAD", "thief Acquire load of a block pointer -> RING_PUBLISH"),
+    (
+        "RING_LOAD",
+        "thief Acquire load of a block pointer -> RING_PUBLISH",
+    ),
     (
         "CURSOR_ADVANCE",
         "thief Release CAS moving the cursor past a consumed block -> CURSOR_LOAD",
@@ -29,6 +32,14 @@ pub const NAMES: &[(&str, &str)] = &[
     (
         "CURSOR_LOAD",
         "thief Acquire load of the cursor -> CURSOR_ADVANCE (no stale block pointer)",
+    ),
+    (
+        "BLOCK_RESET",
+        "owner Release store of a reused block's new tag -> STALE_TAG",
+    ),
+    (
+        "STALE_TAG",
+        "thief Acquire load of a later tag before moving the cursor on -> BLOCK_RESET",
     ),
     (
         "LIFO_GRANT",
@@ -51,13 +62,19 @@ pub const NAMES: &[(&str, &str)] = &[
 /// The ordering named `name`: `ord` itself, or `Relaxed` if an audit run weakens it.
 #[cfg(not(loom))]
 #[inline(always)]
-pub(crate) const fn named(_name: &'static str, ord: core::sync::atomic::Ordering) -> core::sync::atomic::Ordering {
+pub(crate) const fn named(
+    _name: &'static str,
+    ord: core::sync::atomic::Ordering,
+) -> core::sync::atomic::Ordering {
     ord
 }
 
 /// The ordering named `name`: `ord` itself, or `Relaxed` if `MAGPIE_WEAKEN` names it.
 #[cfg(loom)]
-pub(crate) fn named(name: &'static str, ord: core::sync::atomic::Ordering) -> core::sync::atomic::Ordering {
+pub(crate) fn named(
+    name: &'static str,
+    ord: core::sync::atomic::Ordering,
+) -> core::sync::atomic::Ordering {
     use std::sync::OnceLock;
     static WEAKEN: OnceLock<Option<String>> = OnceLock::new();
     assert!(

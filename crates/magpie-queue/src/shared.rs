@@ -102,7 +102,12 @@ impl<T> Shared<T> {
     /// Owner: the block to use for incarnation `position`, reset and ready, or `None` if
     /// the previous incarnation in that slot still holds items (`consumed` says whether
     /// it does not). Never waits for thieves.
-    pub(crate) fn claim(&self, position: u64, granted: bool, grant: core::sync::atomic::Ordering, consumed: impl Fn(&Block<T>) -> bool) -> Option<&Block<T>> {
+    pub(crate) fn claim(
+        &self,
+        position: u64,
+        granted: bool,
+        consumed: impl Fn(&Block<T>) -> bool,
+    ) -> Option<&Block<T>> {
         let slot = (position % self.blocks) as usize;
         let old = self.ring[slot].load(Relaxed);
         // SAFETY: ring pointers are valid until Drop.
@@ -111,7 +116,7 @@ impl<T> Shared<T> {
             return None;
         }
         if old_ref.is_released() {
-            old_ref.reset(position, granted, grant);
+            old_ref.reset(position, granted);
             return Some(old_ref);
         }
         // A thief is still copying out of `old`: park it and install a released spare.
@@ -121,14 +126,17 @@ impl<T> Shared<T> {
             unsafe { b.0.as_ref() }.is_released()
         }) {
             Some(i) => spares.swap_remove(i).0,
-            None => NonNull::from(Box::leak(Block::new_consumed(self.entries, position - self.blocks))),
+            None => NonNull::from(Box::leak(Block::new_consumed(
+                self.entries,
+                position - self.blocks,
+            ))),
         };
         // SAFETY: `old` was in the ring, so non-null.
         spares.push(BlockPtr(unsafe { NonNull::new_unchecked(old) }));
         drop(spares);
         // SAFETY: a spare or freshly allocated block, valid until Drop.
         let fresh_ref = unsafe { fresh.as_ref() };
-        fresh_ref.reset(position, granted, grant);
+        fresh_ref.reset(position, granted);
         // Release pairs with RING_LOAD: thieves that find this pointer see the block's
         // initialisation and reset.
         self.ring[slot].store(fresh.as_ptr(), ord!("RING_PUBLISH", Release));
@@ -142,16 +150,21 @@ impl<T> Shared<T> {
         // Each iteration either steals, gives up, or moves the cursor one block forward;
         // a full lap means the cursor raced with the owner: report Retry.
         for _ in 0..=self.blocks {
-            // Acquire pairs with CURSOR_ADVANCE: the thief that moved the cursor here had
-            // seen this slot's block for `cursor` (or later), so our ring load below
-            // returns that block or a later occupant — never one that left the slot
-            // before `cursor` was entered, which could make us skip a live block.
+            // Acquire pairs with CURSOR_ADVANCE: the thief that moved the cursor here
+            // had seen this slot's block for `cursor` (exhausted-block path), or a reset
+            // the owner made after entering `cursor` (STALE_TAG path). Either way our ring
+            // load below returns that block or a later occupant — never a block that left
+            // the slot before `cursor` was entered, which could make us skip a live block.
             let cursor = self.cursor.load(ord!("CURSOR_LOAD", Acquire));
             let slot = (cursor % self.blocks) as usize;
             let block = self.thief_block(slot);
             let seen = block.s_pos();
             if seen.tag != tag_of(cursor) {
-                if is_later(seen.tag, tag_of(cursor)) {
+                // Acquire (STALE_TAG) before acting on a later tag: moving the cursor on
+                // must carry, through CURSOR_ADVANCE, the ring updates that preceded the
+                // reset which wrote it, or a later thief could load a stale block pointer
+                // for the next slot and skip a live block.
+                if is_later(block.s_pos_acquire().tag, tag_of(cursor)) {
                     // Incarnation `cursor` is long gone: the slot was reused.
                     self.advance_cursor(cursor);
                     continue;
@@ -163,7 +176,9 @@ impl<T> Shared<T> {
                     return Steal::Empty;
                 }
                 // Exhausted (or the FIFO consumer's): move on if the next block exists.
-                let next = self.thief_block(((cursor + 1) % self.blocks) as usize).s_pos();
+                let next = self
+                    .thief_block(((cursor + 1) % self.blocks) as usize)
+                    .s_pos();
                 if next.tag == tag_of(cursor + 1) || is_later(next.tag, tag_of(cursor + 1)) {
                     self.advance_cursor(cursor);
                     continue;
@@ -181,7 +196,12 @@ impl<T> Shared<T> {
 
     /// Thief: steal from the block at a random slot if it is granted and non-empty (the
     /// paper's randomized FIFO procedure, §3.4).
-    pub(crate) fn steal_at<F: Flavour>(&self, random: u64, max: u32, mut sink: impl FnMut(T)) -> Steal<u32> {
+    pub(crate) fn steal_at<F: Flavour>(
+        &self,
+        random: u64,
+        max: u32,
+        mut sink: impl FnMut(T),
+    ) -> Steal<u32> {
         let block = self.thief_block((random % self.blocks) as usize);
         let seen = block.s_pos();
         if seen.idx >= self.entries {
@@ -197,7 +217,12 @@ impl<T> Shared<T> {
     /// Reserve and copy out up to `max` entries of `block` given its s_pos `seen`.
     /// `Some(0)`: nothing there; `None`: lost a race.
     #[inline]
-    fn steal_in<F: Flavour>(block: &Block<T>, seen: Pos, max: u32, sink: &mut impl FnMut(T)) -> Option<u32> {
+    fn steal_in<F: Flavour>(
+        block: &Block<T>,
+        seen: Pos,
+        max: u32,
+        sink: &mut impl FnMut(T),
+    ) -> Option<u32> {
         let end = F::stealable_end(block, seen)?;
         if seen.idx >= end {
             return Some(0);
@@ -219,7 +244,9 @@ impl<T> Shared<T> {
     fn advance_cursor(&self, from: u64) {
         // Release pairs with CURSOR_LOAD (see there). Failure is Relaxed: another thief
         // moved it, and we simply reload.
-        let _ = self.cursor.compare_exchange(from, from + 1, ord!("CURSOR_ADVANCE", Release), Relaxed);
+        let _ =
+            self.cursor
+                .compare_exchange(from, from + 1, ord!("CURSOR_ADVANCE", Release), Relaxed);
     }
 
     /// Occupancy sample (§3.4): one random block's metadata; true with probability equal

@@ -94,7 +94,12 @@ struct Owner<Q> {
 
 impl<Q: Queue> Owner<Q> {
     fn new(q: Q) -> Self {
-        Self { q, next_bit: 0, pushed: 0, popped: 0 }
+        Self {
+            q,
+            next_bit: 0,
+            pushed: 0,
+            popped: 0,
+        }
     }
     /// Figure 9's `put`: the item doubles whether or not the push succeeds.
     fn put(&mut self, times: usize) {

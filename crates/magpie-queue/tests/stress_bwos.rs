@@ -13,13 +13,22 @@ use magpie_queue::{fifo, lifo, Config, Steal};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 
 fn items() -> u64 {
-    std::env::var("MAGPIE_STRESS_ITEMS").ok().and_then(|v| v.parse().ok()).unwrap_or(250_000)
+    std::env::var("MAGPIE_STRESS_ITEMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(250_000)
 }
 
 fn seed() -> u64 {
-    std::env::var("MAGPIE_STRESS_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
-    })
+    std::env::var("MAGPIE_STRESS_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        })
 }
 
 /// Marks `item` seen; panics on a duplicate.
@@ -29,8 +38,17 @@ fn see(seen: &[AtomicU8], item: u64, who: &str) {
 }
 
 fn check_all_seen(seen: &[AtomicU8], geometry: Config, seed: u64) {
-    let missing: Vec<usize> = seen.iter().enumerate().filter(|(_, s)| s.load(Relaxed) != 1).map(|(i, _)| i).take(5).collect();
-    assert!(missing.is_empty(), "items never seen: {missing:?} (geometry {geometry:?}, seed {seed})");
+    let missing: Vec<usize> = seen
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.load(Relaxed) != 1)
+        .map(|(i, _)| i)
+        .take(5)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "items never seen: {missing:?} (geometry {geometry:?}, seed {seed})"
+    );
 }
 
 /// What the generic driver needs from a flavour.
@@ -64,11 +82,18 @@ macro_rules! impl_queue {
             fn pop_block(&self) -> Option<Vec<u64>> {
                 $m::Worker::pop_block(self)
             }
-            fn steal(s: &Self::Stealer, local: &Self, choice: u32, rng: &mut SmallRng) -> Steal<u64> {
+            fn steal(
+                s: &Self::Stealer,
+                local: &Self,
+                choice: u32,
+                rng: &mut SmallRng,
+            ) -> Steal<u64> {
                 match choice % 4 {
                     0 => s.steal(),
                     1 => s.steal_batch_and_pop(local, rng.random_range(1..64)),
-                    2 => s.steal_batch_into(local, rng.random_range(1..64)).map(|_| u64::MAX),
+                    2 => s
+                        .steal_batch_into(local, rng.random_range(1..64))
+                        .map(|_| u64::MAX),
                     _ => $random(s, rng),
                 }
             }
@@ -76,8 +101,10 @@ macro_rules! impl_queue {
     };
 }
 
-impl_queue!(lifo, |s: &lifo::Stealer<u64>, _rng: &mut SmallRng| s.steal());
-impl_queue!(fifo, |s: &fifo::Stealer<u64>, rng: &mut SmallRng| s.steal_random(rng));
+impl_queue!(lifo, |s: &lifo::Stealer<u64>, _rng: &mut SmallRng| s
+    .steal());
+impl_queue!(fifo, |s: &fifo::Stealer<u64>, rng: &mut SmallRng| s
+    .steal_random(rng));
 
 fn run<Q: Queue>() {
     let seed = seed();

@@ -57,7 +57,11 @@ fn lifo_drops_after_takeover_and_wrap() {
     let consumed = drops.load(Relaxed);
     let left = w.len();
     drop((w, s));
-    assert_eq!(drops.load(Relaxed), created, "consumed {consumed}, left {left}");
+    assert_eq!(
+        drops.load(Relaxed),
+        created,
+        "consumed {consumed}, left {left}"
+    );
 }
 
 #[test]
@@ -91,7 +95,10 @@ fn pop_block_hands_over_ownership() {
         w.push(Counted(drops.clone(), i)).unwrap();
     }
     let block = w.pop_block().unwrap();
-    assert_eq!(block.iter().map(|c| c.1).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+    assert_eq!(
+        block.iter().map(|c| c.1).collect::<Vec<_>>(),
+        vec![0, 1, 2, 3]
+    );
     drop(w);
     assert_eq!(drops.load(Relaxed), 2);
     drop(block);

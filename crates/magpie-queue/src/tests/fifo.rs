@@ -72,7 +72,11 @@ fn thieves_steal_from_the_block_being_filled() {
     w.push(1).unwrap();
     w.push(2).unwrap();
     assert_eq!(w.pop(), Some(1), "the consumer takes over the first block");
-    assert_eq!(s.steal(), Steal::Success(2), "the thief passes the consumer's block");
+    assert_eq!(
+        s.steal(),
+        Steal::Success(2),
+        "the thief passes the consumer's block"
+    );
     assert_eq!(s.steal(), Steal::Empty);
     assert_eq!(w.pop(), None);
 }
@@ -92,7 +96,10 @@ fn random_steal_and_batches_lose_and_duplicate_nothing() {
             got.push(v);
         }
     }
-    assert!(!got.is_empty(), "8 random probes of a full queue found nothing");
+    assert!(
+        !got.is_empty(),
+        "8 random probes of a full queue found nothing"
+    );
     if let Steal::Success(v) = s.steal_batch_and_pop(&thief, 3) {
         got.push(v);
         assert!(thief.len() <= 2, "at most max - 1 pushed");
@@ -116,14 +123,17 @@ fn slow_thief_does_not_make_push_fail() {
     }
     let shared = &*s.shared;
     let mut taken = Vec::new();
-    assert!(shared.steal::<crate::fifo::Rules>(2, |x| taken.push(x)).is_success());
+    assert!(shared
+        .steal::<crate::fifo::Rules>(2, |x| taken.push(x))
+        .is_success());
     assert_eq!(taken, vec![0, 1]);
     let first = shared.owner_block(shared.blocks());
     first.debug_unrelease(2);
     assert_eq!(w.pop(), Some(2));
     assert_eq!(w.pop(), Some(3));
     for i in 10..14 {
-        w.push(i).expect("the stalled block is swapped for a spare, not reported full");
+        w.push(i)
+            .expect("the stalled block is swapped for a spare, not reported full");
     }
     first.release_stolen(2);
     for i in 10..14 {

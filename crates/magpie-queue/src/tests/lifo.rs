@@ -8,9 +8,15 @@ fn small() -> Worker<u32> {
 
 #[test]
 fn config_is_validated() {
-    assert_eq!(Config::new(1, 8), Err(ConfigError::TooFewBlocks { blocks: 1 }));
+    assert_eq!(
+        Config::new(1, 8),
+        Err(ConfigError::TooFewBlocks { blocks: 1 })
+    );
     assert_eq!(Config::new(2, 0), Err(ConfigError::EmptyBlocks));
-    assert!(matches!(Config::new(2, usize::MAX), Err(ConfigError::BlockTooLarge { .. })));
+    assert!(matches!(
+        Config::new(2, usize::MAX),
+        Err(ConfigError::BlockTooLarge { .. })
+    ));
     assert_eq!(Config::default().capacity(), 8192);
     assert!(!ConfigError::EmptyBlocks.to_string().is_empty());
 }
@@ -82,7 +88,11 @@ fn takeover_leaves_reserved_entries_to_thieves() {
     for i in 10..17 {
         w.push(i).unwrap();
     }
-    assert_eq!(w.push(99), Err(99), "index 0 of the block is consumed but the block is not free");
+    assert_eq!(
+        w.push(99),
+        Err(99),
+        "index 0 of the block is consumed but the block is not free"
+    );
     assert_eq!(s.steal(), Steal::Success(10));
 }
 
@@ -127,13 +137,16 @@ fn slow_thief_does_not_make_push_fail() {
     }
     let shared = &*s.shared;
     let mut taken = Vec::new();
-    assert!(shared.steal::<crate::lifo::Rules>(2, |x| taken.push(x)).is_success());
+    assert!(shared
+        .steal::<crate::lifo::Rules>(2, |x| taken.push(x))
+        .is_success());
     // Pretend the thief has not finished: undo its release.
     let block = shared.owner_block(w.top.get() - 1);
     block.debug_unrelease(2);
     assert_eq!(w.pop(), Some(2));
     for i in 10..14 {
-        w.push(i).expect("the stalled block is swapped for a spare, not reported full");
+        w.push(i)
+            .expect("the stalled block is swapped for a spare, not reported full");
     }
     assert_eq!(w.len(), 4);
     block.release_stolen(2);
