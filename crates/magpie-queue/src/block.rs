@@ -27,9 +27,9 @@ use crate::sync::{AtomicU32, AtomicU64, Ordering::Relaxed, UnsafeCell};
 /// Index value of `s_pos` while the owner holds the block: thieves must not reserve.
 pub(crate) const OWNED: u32 = u32::MAX;
 
-/// A tag and an index packed into one atomic word.
+/// A tag and an index packed into one atomic word (the paper's round and idx fields).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Pos {
+pub struct Pos {
     pub(crate) tag: u32,
     pub(crate) idx: u32,
 }
@@ -77,7 +77,8 @@ struct ThiefLine {
     s_cnt: AtomicU64,
 }
 
-pub(crate) struct Block<T> {
+/// A block: its slots and its metadata (see the module docs).
+pub struct Block<T> {
     owner: CachePadded<OwnerLine>,
     thief: CachePadded<ThiefLine>,
     slots: Box<[UnsafeCell<MaybeUninit<T>>]>,

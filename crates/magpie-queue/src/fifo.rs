@@ -30,7 +30,8 @@ use crate::steal::Steal;
 use crate::sync::{Arc, Ordering::Relaxed};
 use crate::{BatchDestination, Config};
 
-pub(crate) struct Rules;
+/// The flavour marker of [`Stealer`].
+pub struct Rules;
 
 impl Flavour for Rules {
     const PASS_OWNED: bool = true;
@@ -76,9 +77,7 @@ pub struct Worker<T> {
 }
 
 /// A thief's handle of a FIFO BWoS queue: `Clone + Send + Sync`.
-pub struct Stealer<T> {
-    pub(crate) shared: Arc<Shared<T>>,
-}
+pub type Stealer<T> = crate::stealer::Stealer<T, Rules>;
 
 // SAFETY: the raw pointers point into `shared`, kept alive by the worker; moving the
 // worker moves the owner role. `Cell`s keep it !Sync.
@@ -119,9 +118,7 @@ impl<T> Worker<T> {
 
     /// A new thief handle for this queue.
     pub fn stealer(&self) -> Stealer<T> {
-        Stealer {
-            shared: self.shared.clone(),
-        }
+        Stealer::new(self.shared.clone())
     }
 
     /// Pushes `item` at the back; gives it back if the queue is full. Never blocks and
@@ -152,40 +149,45 @@ impl<T> Worker<T> {
     /// Pops the oldest item the owner holds.
     #[inline]
     pub fn pop(&self) -> Option<T> {
-        let front = self.front.get();
-        let limit = if self.same_block.get() {
+        match self.pop_front() {
+            Some(item) => Some(item),
+            None => self.pop_slow(),
+        }
+    }
+
+    /// End of the owner's items in the front block.
+    #[inline(always)]
+    fn front_limit(&self) -> u32 {
+        if self.same_block.get() {
             self.back.get()
         } else {
             self.entries
-        };
-        if front < limit {
+        }
+    }
+
+    /// Fast path: the next item of the front block, if it has one.
+    #[inline(always)]
+    fn pop_front(&self) -> Option<T> {
+        let front = self.front.get();
+        if front < self.front_limit() {
             self.front.set(front + 1);
             // SAFETY: [front, limit) of the front block hold items written by the owner;
             // the block is taken over, so no thief reserves them.
             return Some(unsafe { Block::read(self.get_slots.get(), front) });
         }
-        self.pop_slow()
+        None
     }
 
     #[cold]
     fn pop_slow(&self) -> Option<T> {
-        loop {
-            if self.same_block.get() || self.front.get() < self.entries {
-                return None;
-            }
+        // The front block is used up and the back block lies ahead: move on.
+        while !self.same_block.get() && self.front.get() == self.entries {
             self.advance_get();
-            let front = self.front.get();
-            let limit = if self.same_block.get() {
-                self.back.get()
-            } else {
-                self.entries
-            };
-            if front < limit {
-                self.front.set(front + 1);
-                // SAFETY: as in `pop`.
-                return Some(unsafe { Block::read(self.get_slots.get(), front) });
+            if let Some(item) = self.pop_front() {
+                return Some(item);
             }
         }
+        None
     }
 
     fn put_block(&self) -> &Block<T> {
@@ -240,12 +242,7 @@ impl<T> Worker<T> {
     /// spilling elsewhere when [`push`](Self::push) reports the queue full.
     pub fn pop_block(&self) -> Option<Vec<T>> {
         loop {
-            let front = self.front.get();
-            let limit = if self.same_block.get() {
-                self.back.get()
-            } else {
-                self.entries
-            };
+            let (front, limit) = (self.front.get(), self.front_limit());
             if front < limit {
                 let slots = self.get_slots.get();
                 // SAFETY: [front, limit) are the owner's items in the front block.
@@ -265,12 +262,7 @@ impl<T> Worker<T> {
     /// Number of items: exact when no thief is stealing, approximate otherwise. Scans
     /// the metadata of every block (O(blocks)).
     pub fn len(&self) -> usize {
-        let limit = if self.same_block.get() {
-            self.back.get()
-        } else {
-            self.entries
-        };
-        (limit - self.front.get()) as usize + self.shared.granted_len()
+        (self.front_limit() - self.front.get()) as usize + self.shared.granted_len()
     }
 
     /// Whether the queue holds no item (same caveats as [`len`](Self::len)).
@@ -332,14 +324,6 @@ impl<T> BatchDestination<T> for Worker<T> {
 }
 
 impl<T> Stealer<T> {
-    /// Steals the oldest stealable item (through the thieves' shared cursor).
-    pub fn steal(&self) -> Steal<T> {
-        let mut got = None;
-        self.shared
-            .steal::<Rules>(1, |item| got = Some(item))
-            .map(|_| got.expect("one item stolen"))
-    }
-
     /// The paper's randomized procedure (§3.4): sample one random block and steal from
     /// it if it is granted to thieves and non-empty; `Empty` otherwise, even if other
     /// blocks hold items. Touches no shared cursor.
@@ -348,22 +332,6 @@ impl<T> Stealer<T> {
         self.shared
             .steal_at::<Rules>(rng.next_u64(), 1, |item| got = Some(item))
             .map(|_| got.expect("one item stolen"))
-    }
-
-    /// Moves up to `max` items (at most one block, with one reservation) into `dest`,
-    /// returning how many. `Empty` also when `dest` has no room.
-    pub fn steal_batch_into(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<usize> {
-        crate::dest::steal_batch_into(dest, max, &mut |n, sink| {
-            self.shared.steal::<Rules>(n, sink)
-        })
-    }
-
-    /// Like [`steal_batch_into`](Self::steal_batch_into), but returns the oldest stolen
-    /// item instead of pushing it.
-    pub fn steal_batch_and_pop(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<T> {
-        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| {
-            self.shared.steal::<Rules>(n, sink)
-        })
     }
 
     /// Batch version of [`steal_random`](Self::steal_random).
@@ -377,25 +345,5 @@ impl<T> Stealer<T> {
         crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| {
             self.shared.steal_at::<Rules>(random, n, sink)
         })
-    }
-
-    /// Occupancy sample for probabilistic victim selection (§3.4): reads one random
-    /// block's metadata and returns true with probability ≈ stealable items / capacity.
-    pub fn sample<R: rand_core::RngCore + ?Sized>(&self, rng: &mut R) -> bool {
-        self.shared.sample::<Rules>(rng.next_u64())
-    }
-}
-
-impl<T> Clone for Stealer<T> {
-    fn clone(&self) -> Self {
-        Self {
-            shared: self.shared.clone(),
-        }
-    }
-}
-
-impl<T> fmt::Debug for Stealer<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("fifo::Stealer").finish_non_exhaustive()
     }
 }

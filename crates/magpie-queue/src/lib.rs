@@ -18,6 +18,7 @@ pub mod ordering;
 mod pad;
 mod shared;
 mod steal;
+mod stealer;
 mod sync;
 pub mod twolock;
 

@@ -30,7 +30,8 @@ use crate::steal::Steal;
 use crate::sync::Arc;
 use crate::{BatchDestination, Config};
 
-pub(crate) struct Rules;
+/// The flavour marker of [`Stealer`].
+pub struct Rules;
 
 impl Flavour for Rules {
     const PASS_OWNED: bool = false;
@@ -72,9 +73,7 @@ pub struct Worker<T> {
 }
 
 /// A thief's handle of a LIFO BWoS queue: `Clone + Send + Sync`.
-pub struct Stealer<T> {
-    pub(crate) shared: Arc<Shared<T>>,
-}
+pub type Stealer<T> = crate::stealer::Stealer<T, Rules>;
 
 // SAFETY: the raw pointers in `Worker` point into `shared`, which the worker keeps alive;
 // moving the worker to another thread moves the owner role with it. `Cell`s keep it !Sync.
@@ -110,9 +109,7 @@ impl<T> Worker<T> {
 
     /// A new thief handle for this queue.
     pub fn stealer(&self) -> Stealer<T> {
-        Stealer {
-            shared: self.shared.clone(),
-        }
+        Stealer::new(self.shared.clone())
     }
 
     /// Pushes `item` on top; gives it back if the queue is full. Never blocks and never
@@ -308,51 +305,3 @@ impl<T> BatchDestination<T> for Worker<T> {
 }
 
 impl<T> crate::dest::Sealed for Worker<T> {}
-
-impl<T> Stealer<T> {
-    /// Steals the oldest stealable item.
-    pub fn steal(&self) -> Steal<T> {
-        let mut got = None;
-        match self.shared.steal::<Rules>(1, |item| got = Some(item)) {
-            Steal::Success(_) => Steal::Success(got.expect("one item stolen")),
-            Steal::Empty => Steal::Empty,
-            Steal::Retry => Steal::Retry,
-        }
-    }
-
-    /// Moves up to `max` items (at most one block, with one reservation) into `dest`,
-    /// returning how many. `Empty` also when `dest` has no room.
-    pub fn steal_batch_into(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<usize> {
-        crate::dest::steal_batch_into(dest, max, &mut |n, sink| {
-            self.shared.steal::<Rules>(n, sink)
-        })
-    }
-
-    /// Like [`steal_batch_into`](Self::steal_batch_into), but returns the oldest stolen
-    /// item instead of pushing it.
-    pub fn steal_batch_and_pop(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<T> {
-        crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| {
-            self.shared.steal::<Rules>(n, sink)
-        })
-    }
-
-    /// Occupancy sample for probabilistic victim selection (§3.4): reads one random
-    /// block's metadata and returns true with probability ≈ stealable items / capacity.
-    pub fn sample<R: rand_core::RngCore + ?Sized>(&self, rng: &mut R) -> bool {
-        self.shared.sample::<Rules>(rng.next_u64())
-    }
-}
-
-impl<T> Clone for Stealer<T> {
-    fn clone(&self) -> Self {
-        Self {
-            shared: self.shared.clone(),
-        }
-    }
-}
-
-impl<T> fmt::Debug for Stealer<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("lifo::Stealer").finish_non_exhaustive()
-    }
-}

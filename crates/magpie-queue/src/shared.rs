@@ -17,8 +17,9 @@ use crate::pad::CachePadded;
 use crate::steal::Steal;
 use crate::sync::{AtomicPtr, AtomicU64, Mutex, Ordering::Relaxed};
 
-/// What differs between LIFO and FIFO thieves.
-pub(crate) trait Flavour {
+/// What differs between LIFO and FIFO thieves (sealed: public only so that the public
+/// `Stealer<T, F>` may name it in bounds).
+pub trait Flavour {
     /// Whether thieves may pass a block the owner holds (FIFO: the consumer's block lies
     /// behind granted ones) or must stop there (LIFO: the owner's block is the top).
     const PASS_OWNED: bool;
