@@ -3,7 +3,7 @@
 //! Every speed claim in magpie is a ratio of medians measured in one run against a peer
 //! or a sequential bound on the same workload, with repetitions and spread. This crate
 //! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`affinity`]) and
-//! the experiments themselves ([`queue`]), listed in a [`registry`] so the command line
+//! the experiments themselves ([`queue`], [`twolock`]), listed in a [`registry`] so the command line
 //! can run one benchmark by name or all of them.
 
 pub mod affinity;
@@ -14,6 +14,7 @@ pub mod registry;
 pub mod stats;
 pub mod svg;
 pub mod table;
+pub mod twolock;
 
 use std::fmt;
 use std::path::PathBuf;

@@ -21,13 +21,24 @@ fn run_queue(opts: &RunOptions) -> Result<Outcome, BenchError> {
     })
 }
 
+fn run_twolock(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::twolock::run(opts)
+}
+
 /// Every registered benchmark, in the order `bench all` runs them.
 pub fn benchmarks() -> &'static [Benchmark] {
-    &[Benchmark {
-        name: "queue",
-        about: "single-queue experiments of BWoS §6.2.1 (owner only) and §6.2.2 (one thief)",
-        run: run_queue,
-    }]
+    &[
+        Benchmark {
+            name: "queue",
+            about: "single-queue experiments of BWoS §6.2.1 (owner only) and §6.2.2 (one thief)",
+            run: run_queue,
+        },
+        Benchmark {
+            name: "twolock",
+            about: "two-lock MPMC queue: N items through P producers / K consumers, paper configs vs peers; pop_batch",
+            run: run_twolock,
+        },
+    ]
 }
 
 /// Looks a benchmark up by name.
@@ -47,6 +58,7 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), names.len());
         assert!(find("queue").is_some());
+        assert!(find("twolock").is_some());
         assert!(find("nope").is_none());
     }
 }

@@ -1,16 +1,16 @@
 //! `magpie`: the project's command line.
 //!
-//! For now it runs benchmarks (`magpie bench <name>`, `magpie bench all`); each
-//! benchmark prints aligned tables with target checks and writes CSV + SVG files into its
-//! output directory. Later subcommands (`bench twolock`, `bench pool`, `search ...`) slot
-//! in as new enum variants here and new entries in `magpie_bench::registry`.
+//! For now it runs benchmarks (`magpie bench queue`, `magpie bench twolock`, `magpie bench
+//! all`); each benchmark prints aligned tables with target checks and writes CSV + SVG
+//! files into its output directory. Later subcommands (`bench pool`, `search ...`) slot in
+//! as new enum variants here and new entries in `magpie_bench::registry`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use magpie_bench::queue::{self, Only, QueueOptions};
-use magpie_bench::{registry, BenchError, Outcome, RunOptions};
+use magpie_bench::{registry, twolock, BenchError, Outcome, RunOptions};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -36,7 +36,7 @@ enum Command {
     after_help = "Speed claims are ratios of medians measured in one run, with repetitions and \
 spread (min..max). Use --quick for a short CI-sized run (< 60 s). Results: one CSV row per \
 implementation x configuration x repetition, a summary CSV, an SVG plot per experiment and \
-report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench \
+report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench twolock --quick\n  magpie bench \
 queue --reps 11 --only owner --out /tmp/q\n  magpie bench all --quick"
 )]
 struct BenchArgs {
@@ -54,7 +54,15 @@ enum BenchCommand {
     /// Experiment 2: the same loop while a thief pinned to another core steals single items,
     /// with its pause calibrated to reach ~0, 1, 5, 10, 20 % stolen.
     Queue(QueueArgs),
-    /// Run every registered benchmark (currently: queue), each into OUT/<name>/
+    /// Two-lock MPMC queue (magpie_queue::twolock): paper section V configurations vs peers
+    ///
+    /// Throughput of N u64 items with P producers and K consumers (P in {1,2,4}, K in {1,2}):
+    /// every paper configuration (memory orders, cached push index, node size, node cache,
+    /// pop lock, final combinations) and magpie's default, against Mutex<VecDeque>, crossbeam
+    /// SegQueue, crossbeam-deque Injector and crossbeam ArrayQueue. Plus pop_batch(32) vs
+    /// 32 x try_pop for one consumer.
+    Twolock(TwolockArgs),
+    /// Run every registered benchmark (queue, twolock), each into OUT/<name>/
     All(AllArgs),
 }
 
@@ -78,6 +86,15 @@ struct QueueArgs {
     /// Run only one experiment: owner (§6.2.1) or thief (§6.2.2)
     #[arg(long, value_enum, value_name = "EXPERIMENT")]
     only: Option<OnlyArg>,
+}
+
+#[derive(Args, Debug)]
+struct TwolockArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/twolock")]
+    out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -131,6 +148,10 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
             };
             let outcome = queue::run(&opts)?;
             print_outcome("queue", &outcome);
+        }
+        BenchCommand::Twolock(t) => {
+            let outcome = twolock::run(&t.common.options(t.out.clone()))?;
+            print_outcome("twolock", &outcome);
         }
         BenchCommand::All(a) => {
             for b in registry::benchmarks() {
@@ -192,6 +213,19 @@ mod tests {
         assert!(q.common.quick);
         assert_eq!(q.common.reps, Some(5));
         assert!(matches!(q.only, Some(OnlyArg::Thief)));
+    }
+
+    #[test]
+    fn parses_twolock_flags() {
+        let cli =
+            Cli::try_parse_from(["magpie", "bench", "twolock", "--quick", "--reps", "2"]).unwrap();
+        let Command::Bench(b) = cli.command;
+        let BenchCommand::Twolock(t) = b.which else {
+            panic!("expected twolock");
+        };
+        assert!(t.common.quick);
+        assert_eq!(t.common.reps, Some(2));
+        assert_eq!(t.out, PathBuf::from("bench-results/twolock"));
     }
 
     #[test]

@@ -24,7 +24,9 @@ pub mod twolock;
 
 pub use config::{Config, ConfigError};
 pub use dest::BatchDestination;
+pub use shared::Flavour;
 pub use steal::Steal;
+pub use stealer::Stealer;
 
 #[cfg(all(test, not(loom)))]
 mod tests;

@@ -31,7 +31,10 @@ use crate::sync::Arc;
 use crate::{BatchDestination, Config};
 
 /// The flavour marker of [`Stealer`].
+#[derive(Debug)]
 pub struct Rules;
+
+impl crate::dest::Sealed for Rules {}
 
 impl Flavour for Rules {
     const PASS_OWNED: bool = false;

@@ -17,21 +17,28 @@ use crate::pad::CachePadded;
 use crate::steal::Steal;
 use crate::sync::{AtomicPtr, AtomicU64, Mutex, Ordering::Relaxed};
 
-/// What differs between LIFO and FIFO thieves (sealed: public only so that the public
-/// `Stealer<T, F>` may name it in bounds).
-pub trait Flavour {
+/// The queue flavour a [`Stealer`](crate::Stealer) works on: [`lifo::Rules`] or
+/// [`fifo::Rules`]. Sealed; its items are internal.
+///
+/// [`lifo::Rules`]: crate::lifo::Rules
+/// [`fifo::Rules`]: crate::fifo::Rules
+pub trait Flavour: crate::dest::Sealed {
     /// Whether thieves may pass a block the owner holds (FIFO: the consumer's block lies
     /// behind granted ones) or must stop there (LIFO: the owner's block is the top).
+    #[doc(hidden)]
     const PASS_OWNED: bool;
 
     /// First index past the stealable entries of `block`, whose s_pos is `seen`, or
     /// `None` if the block was reset after `seen` was read.
+    #[doc(hidden)]
     fn stealable_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32>;
 
     /// Relaxed estimate of [`Flavour::stealable_end`], for sampling (reads no slot).
+    #[doc(hidden)]
     fn estimated_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32>;
 
     /// The ordering a successful reservation needs.
+    #[doc(hidden)]
     fn reserve_ordering() -> core::sync::atomic::Ordering;
 }
 

@@ -1,0 +1,243 @@
+//! `pop_batch(32)` vs 32 × `try_pop`: one consumer takes `N` items out of magpie's
+//! default two-lock queue, either pre-filled by one producer (only the drain is timed:
+//! the target) or while one producer streams them (informational: then the producer's
+//! rate bounds both).
+
+use std::path::Path;
+
+use magpie_queue::twolock::{Options, StdLock, TasLock, TwoLockQueue};
+
+use super::run::{drain, DrainMode, Run, BATCH};
+use super::Params;
+use crate::csv::Csv;
+use crate::queue::{render_targets, ExpResult};
+use crate::stats::{ratio_of_medians, Summary};
+use crate::svg::{Bar, BarChart, BarSeries};
+use crate::table::{si, Table};
+use crate::{output, BenchError, TargetCheck};
+
+/// Queue configurations of the drain experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queue {
+    /// magpie's default `TwoLockQueue::<u64>::new()`.
+    Default,
+    /// The paper's final TAS combination (see `configs::Impl::FinalTas`).
+    FinalTas,
+}
+
+impl Queue {
+    /// Both.
+    pub const ALL: [Queue; 2] = [Queue::Default, Queue::FinalTas];
+
+    /// Name as in the throughput tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Queue::Default => "DEFAULT",
+            Queue::FinalTas => "final-tas",
+        }
+    }
+
+    fn run(self, n: u64, mode: DrainMode, prefill: bool) -> Result<Run, BenchError> {
+        match self {
+            Queue::Default => drain(TwoLockQueue::<u64>::new, n, mode, prefill, self.name()),
+            Queue::FinalTas => drain(
+                || {
+                    TwoLockQueue::<u64, TasLock, 128, StdLock>::with_options(
+                        Options::UNLIMITED_NODE_CACHE,
+                    )
+                },
+                n,
+                mode,
+                prefill,
+                self.name(),
+            ),
+        }
+    }
+}
+
+fn mode_name(m: DrainMode) -> String {
+    match m {
+        DrainMode::Batch => format!("pop_batch({BATCH})"),
+        DrainMode::Single => format!("{BATCH} x try_pop"),
+    }
+}
+
+fn feed_name(prefill: bool) -> &'static str {
+    if prefill {
+        "pre-filled"
+    } else {
+        "streaming"
+    }
+}
+
+/// Runs the experiment; writes `pop_batch_runs.csv`, `pop_batch_summary.csv` and
+/// `pop_batch.svg` into `dir`.
+pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+    let modes = [DrainMode::Batch, DrainMode::Single];
+    let cells: Vec<(Queue, bool, DrainMode)> = Queue::ALL
+        .iter()
+        .flat_map(|&q| {
+            [true, false]
+                .into_iter()
+                .flat_map(move |pre| modes.into_iter().map(move |m| (q, pre, m)))
+        })
+        .collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
+    let mut runs = Csv::new(&[
+        "experiment",
+        "queue",
+        "feed",
+        "mode",
+        "rep",
+        "items",
+        "seconds",
+        "items_per_sec",
+    ]);
+    for rep in 0..p.reps {
+        eprintln!("twolock pop_batch: repetition {}/{}", rep + 1, p.reps);
+        for j in 0..cells.len() {
+            let c = (j + rep) % cells.len();
+            let (q, pre, m) = cells[c];
+            let r = q.run(p.drain_items, m, pre)?;
+            samples[c].push(r.items_per_sec());
+            runs.row(&[
+                "pop_batch".to_string(),
+                q.name().to_string(),
+                feed_name(pre).to_string(),
+                mode_name(m),
+                (rep + 1).to_string(),
+                r.items.to_string(),
+                format!("{:.6}", r.secs),
+                format!("{:.0}", r.items_per_sec()),
+            ]);
+        }
+    }
+    let sums: Vec<Summary> = samples
+        .iter()
+        .map(|s| Summary::of(s).ok_or_else(|| BenchError::Worker("no valid samples".into())))
+        .collect::<Result<_, _>>()?;
+    let find = |q: Queue, pre: bool, m: DrainMode| {
+        cells
+            .iter()
+            .position(|&c| c == (q, pre, m))
+            .map(|i| sums[i])
+    };
+    let speedup = |q: Queue, pre: bool| match (
+        find(q, pre, DrainMode::Batch),
+        find(q, pre, DrainMode::Single),
+    ) {
+        (Some(b), Some(s)) => ratio_of_medians(&b, &s),
+        _ => None,
+    };
+    let mut summary = Csv::new(&[
+        "queue",
+        "feed",
+        "mode",
+        "reps",
+        "median_items_per_sec",
+        "min",
+        "max",
+        "q1",
+        "q3",
+        "spread_pct",
+        "batch_over_single",
+    ]);
+    let mut table = Table::new(
+        &[
+            "queue",
+            "feed",
+            "mode",
+            "median items/s",
+            "min",
+            "max",
+            "spread %",
+            "batch x",
+        ],
+        3,
+    );
+    for (&(q, pre, m), s) in cells.iter().zip(&sums) {
+        let x = if m == DrainMode::Batch {
+            speedup(q, pre).map_or(String::new(), |v| format!("{v:.2}"))
+        } else {
+            String::new()
+        };
+        summary.row(&[
+            q.name().to_string(),
+            feed_name(pre).to_string(),
+            mode_name(m),
+            s.n.to_string(),
+            format!("{:.0}", s.median),
+            format!("{:.0}", s.min),
+            format!("{:.0}", s.max),
+            format!("{:.0}", s.q1),
+            format!("{:.0}", s.q3),
+            format!("{:.1}", s.spread_pct()),
+            x.clone(),
+        ]);
+        table.row(&[
+            q.name().to_string(),
+            feed_name(pre).to_string(),
+            mode_name(m),
+            si(s.median),
+            si(s.min),
+            si(s.max),
+            format!("{:.1}", s.spread_pct()),
+            x,
+        ]);
+    }
+    let targets = vec![TargetCheck {
+        name: format!("DEFAULT pre-filled: pop_batch({BATCH}) / {BATCH} x try_pop (items/s)"),
+        measured: speedup(Queue::Default, true),
+        threshold: 3.0,
+    }];
+    let chart = BarChart {
+        title: format!(
+            "Drain, one consumer: pop_batch({BATCH}) vs {BATCH} x try_pop, N = {}, median of {}",
+            si(p.drain_items as f64),
+            p.reps
+        ),
+        y_label: "items / s (bars = min..max)".into(),
+        x_label: "queue, feed".into(),
+        categories: Queue::ALL
+            .iter()
+            .flat_map(|q| [true, false].map(|pre| format!("{} {}", q.name(), feed_name(pre))))
+            .collect(),
+        series: modes
+            .iter()
+            .map(|&m| BarSeries {
+                name: mode_name(m),
+                bars: Queue::ALL
+                    .iter()
+                    .flat_map(|&q| {
+                        [true, false].map(|pre| {
+                            find(q, pre, m).map(|s| Bar {
+                                value: s.median,
+                                range: Some((s.min, s.max)),
+                            })
+                        })
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    let files = vec![
+        output::write_file(dir, "pop_batch_runs.csv", &runs.render())?,
+        output::write_file(dir, "pop_batch_summary.csv", &summary.render())?,
+        output::write_file(dir, "pop_batch.svg", &chart.render())?,
+    ];
+    let mut text = format!(
+        "\n== pop_batch({BATCH}) vs {BATCH} x try_pop: one consumer, N = {} items, {} reps; items/s ==\n",
+        p.drain_items, p.reps
+    );
+    text.push_str(&table.render());
+    text.push_str(&format!(
+        "pre-filled: one producer pushes all N first, only the drain is timed; streaming: one producer pushes while \
+         the consumer drains (producer-bound, informational); batch x = pop_batch median / {BATCH} x try_pop median\n\n"
+    ));
+    text.push_str(&render_targets(&targets));
+    Ok(ExpResult {
+        text,
+        files,
+        targets,
+    })
+}

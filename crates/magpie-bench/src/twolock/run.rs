@@ -1,0 +1,713 @@
+//! The measured loops.
+//!
+//! * [`throughput`]: `P` producers push the values `1..=N` (each its own contiguous
+//!   share) while `K` consumers `try_pop` until they have together consumed `N` items
+//!   (paper III: the time for `N` tasks of zero cost to pass through the queue).
+//! * [`drain`]: one consumer takes `N` items out of a two-lock queue with
+//!   `pop_batch(32)` or with 32 × `try_pop` (pre-filled, or while one producer streams).
+//!
+//! Every implementation runs the same monomorphised loop, with the same backoff when the
+//! queue is empty (or full): `spin_loop` hints doubling up to 64, then `yield_now`. The
+//! consumed count is kept per consumer and published to a shared atomic only when a
+//! consumer finds the queue empty, so counting costs nothing on the hot path. Only the
+//! phase from the start signal to the last consumer's last item is timed; queue
+//! construction, thread start-up and verification are not.
+//!
+//! Every run is verified: item count, sum and sum of squares of the consumed values must
+//! match `1..=N` exactly, and the queue must be empty afterwards; otherwise the run
+//! returns [`BenchError::Worker`]. A run that stops making progress for
+//! [`STALL_LIMIT`] (items lost: consumers would wait forever) is aborted and reported the
+//! same way instead of hanging. A run may be given a time cap ([`Limits::cap`]): a
+//! collapsed configuration then stops early, reports items consumed / elapsed time and is
+//! marked truncated; the items left in the queue are drained untimed and the checksum is
+//! verified against exactly what the producers pushed.
+
+use std::hint::{black_box, spin_loop};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use magpie_queue::twolock::{PopLock, TwoLockQueue};
+
+use super::peers::MpmcQueue;
+use crate::BenchError;
+
+/// A run whose consumers see no item for this long is aborted as failed.
+pub const STALL_LIMIT: Duration = Duration::from_secs(30);
+
+/// Items per `pop_batch` call in the drain experiment.
+pub const BATCH: usize = 32;
+
+/// Spin-then-yield backoff, identical for every implementation.
+struct Backoff {
+    step: u32,
+}
+
+impl Backoff {
+    /// Spin rounds (1, 2, 4, … 64 hints) before falling back to `yield_now`.
+    const SPIN_ROUNDS: u32 = 7;
+
+    #[inline]
+    fn new() -> Self {
+        Backoff { step: 0 }
+    }
+
+    #[inline]
+    fn reset(&mut self) {
+        self.step = 0;
+    }
+
+    /// Whether the spin phase is over (the cheap moment to look at the clock).
+    #[inline]
+    fn yielding(&self) -> bool {
+        self.step >= Self::SPIN_ROUNDS
+    }
+
+    #[inline]
+    fn snooze(&mut self) {
+        if self.step < Self::SPIN_ROUNDS {
+            for _ in 0..1u32 << self.step {
+                spin_loop();
+            }
+            self.step += 1;
+        } else {
+            thread::yield_now();
+        }
+    }
+}
+
+/// Shared flags of one run, each on its own cache lines.
+#[repr(align(128))]
+struct Padded<T>(T);
+
+/// Sets the abort flag if the owning thread unwinds, so the other threads stop waiting.
+struct AbortOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// What one consumer took out of the queue.
+#[derive(Clone, Copy, Debug, Default)]
+struct Taken {
+    count: u64,
+    sum: u64,
+    sum_sq: u64,
+}
+
+impl Taken {
+    #[inline]
+    fn add(&mut self, v: u64) {
+        self.count += 1;
+        self.sum = self.sum.wrapping_add(v);
+        self.sum_sq = self.sum_sq.wrapping_add(v.wrapping_mul(v));
+    }
+
+    fn merge(&mut self, o: Taken) {
+        self.count += o.count;
+        self.sum = self.sum.wrapping_add(o.sum);
+        self.sum_sq = self.sum_sq.wrapping_add(o.sum_sq);
+    }
+
+    /// The expected totals for the values in `ranges` (half-open).
+    fn expected(ranges: &[(u64, u64)]) -> Taken {
+        let mut t = Taken::default();
+        for &(lo, hi) in ranges {
+            for v in lo..hi {
+                t.add(v);
+            }
+        }
+        t
+    }
+
+    /// `Ok` if `self` is exactly the values pushed (`ranges`), else a loud error naming
+    /// `what`.
+    fn verify(&self, ranges: &[(u64, u64)], what: &str) -> Result<(), BenchError> {
+        let want = Taken::expected(ranges);
+        if self.count != want.count || self.sum != want.sum || self.sum_sq != want.sum_sq {
+            return Err(BenchError::Worker(format!(
+                "{what}: ITEMS LOST OR DUPLICATED: consumed {} of {} pushed items (checksum {} \
+                 vs {}, sum of squares {} vs {})",
+                self.count, want.count, self.sum, want.sum, self.sum_sq, want.sum_sq
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Timing of one verified throughput run.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    /// Items that passed through the queue in the timed phase (`N`, or fewer when the
+    /// run was truncated at its time cap).
+    pub items: u64,
+    /// Whether the run hit its time cap before all `N` items were consumed.
+    pub truncated: bool,
+    /// Wall time from the start signal to the last consumed item, seconds.
+    pub secs: f64,
+}
+
+impl Run {
+    /// Items per second.
+    pub fn items_per_sec(&self) -> f64 {
+        self.items as f64 / self.secs
+    }
+}
+
+/// Producer `p` of `producers` pushes its contiguous share of `1..=n`.
+fn share(n: u64, producers: usize, p: usize) -> (u64, u64) {
+    let lo = n * p as u64 / producers as u64;
+    let hi = n * (p as u64 + 1) / producers as u64;
+    (lo + 1, hi + 1)
+}
+
+/// Pushes `lo..hi` (or a prefix of it, if `stop` is raised); returns how many.
+#[inline(never)]
+fn produce<Q: MpmcQueue>(q: &Q, lo: u64, hi: u64, abort: &AtomicBool, stop: &AtomicBool) -> u64 {
+    for v in lo..hi {
+        if (v - lo) % 1024 == 0 && stop.load(Ordering::Relaxed) {
+            return v - lo;
+        }
+        let mut v = black_box(v);
+        let mut backoff = Backoff::new();
+        while let Err(back) = q.try_push(v) {
+            v = back;
+            if abort.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
+                return v - lo;
+            }
+            backoff.snooze();
+        }
+    }
+    hi - lo
+}
+
+#[inline(never)]
+fn consume<Q: MpmcQueue>(
+    q: &Q,
+    n: u64,
+    consumed: &AtomicU64,
+    abort: &AtomicBool,
+    stop: &AtomicBool,
+    limits: Limits,
+) -> (Taken, Instant) {
+    let stall = limits.stall;
+    let deadline = limits.cap.map(|c| Instant::now() + c);
+    let past = |now: Instant| deadline.is_some_and(|d| now > d);
+    let mut taken = Taken::default();
+    let mut pending = 0u64;
+    let mut backoff = Backoff::new();
+    let mut idle_since: Option<Instant> = None;
+    loop {
+        match q.try_pop() {
+            Some(v) => {
+                taken.add(black_box(v));
+                pending += 1;
+                backoff.reset();
+                idle_since = None;
+                if taken.count % 4096 == 0
+                    && deadline.is_some()
+                    && (stop.load(Ordering::Relaxed) || past(Instant::now()))
+                {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            None => {
+                if pending != 0 {
+                    consumed.fetch_add(pending, Ordering::AcqRel);
+                    pending = 0;
+                }
+                if consumed.load(Ordering::Acquire) >= n
+                    || abort.load(Ordering::Relaxed)
+                    || stop.load(Ordering::Relaxed)
+                {
+                    break;
+                }
+                if backoff.yielding() {
+                    let now = Instant::now();
+                    if past(now) {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    match idle_since {
+                        None => idle_since = Some(now),
+                        Some(t) if now - t > stall => {
+                            abort.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                backoff.snooze();
+            }
+        }
+    }
+    (taken, Instant::now())
+}
+
+/// Waits (yielding) until `ready` reaches `want`.
+fn wait_ready(ready: &AtomicUsize, want: usize) {
+    while ready.load(Ordering::Acquire) < want {
+        thread::yield_now();
+    }
+}
+
+/// Waits (spin, then yield) for the start signal.
+fn wait_go(go: &AtomicBool) {
+    let mut backoff = Backoff::new();
+    while !go.load(Ordering::Acquire) {
+        backoff.snooze();
+    }
+}
+
+/// Joins a scoped thread, turning a panic into a [`BenchError`].
+fn join<T>(h: thread::ScopedJoinHandle<'_, T>, what: &str) -> Result<T, BenchError> {
+    h.join().map_err(|e| {
+        let msg = e
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        BenchError::Worker(format!("{what} thread panicked: {msg}"))
+    })
+}
+
+/// Time limits of one throughput run.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// No item for this long: the run fails (items were lost).
+    pub stall: Duration,
+    /// Stop the timed phase after this long even if fewer than `N` items went through
+    /// (a collapsed configuration, e.g. a ticket lock whose next holder is preempted,
+    /// would otherwise dominate the run time); throughput is then the items consumed so
+    /// far over the elapsed time, and the rest is drained and verified untimed.
+    pub cap: Option<Duration>,
+}
+
+/// One verified run of `n` items through a fresh `make()` queue with `producers`
+/// producer and `consumers` consumer threads. `label` names the run in errors.
+pub fn throughput<Q: MpmcQueue, F: FnOnce() -> Q>(
+    make: F,
+    producers: usize,
+    consumers: usize,
+    n: u64,
+    cap: Option<Duration>,
+    label: &str,
+) -> Result<Run, BenchError> {
+    let limits = Limits {
+        stall: STALL_LIMIT,
+        cap,
+    };
+    throughput_with(make, producers, consumers, n, label, limits)
+}
+
+/// [`throughput`] with explicit limits (tests use a short stall limit).
+fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
+    make: F,
+    producers: usize,
+    consumers: usize,
+    n: u64,
+    label: &str,
+    limits: Limits,
+) -> Result<Run, BenchError> {
+    if producers == 0 || consumers == 0 || n == 0 {
+        return Err(BenchError::Invalid(format!(
+            "{label}: need producers, consumers and items > 0"
+        )));
+    }
+    let what = format!("{label} (P={producers}, K={consumers})");
+    let q = make();
+    let ready = Padded(AtomicUsize::new(0));
+    let go = Padded(AtomicBool::new(false));
+    let abort = Padded(AtomicBool::new(false));
+    let stop = Padded(AtomicBool::new(false));
+    let consumed = Padded(AtomicU64::new(0));
+    let (start, pushed, results) = thread::scope(|s| -> Result<_, BenchError> {
+        let (q, ready, go, abort, stop, consumed) =
+            (&q, &ready.0, &go.0, &abort.0, &stop.0, &consumed.0);
+        let prods: Vec<_> = (0..producers)
+            .map(|p| {
+                let (lo, hi) = share(n, producers, p);
+                let h = s.spawn(move || {
+                    let _guard = AbortOnPanic(abort);
+                    ready.fetch_add(1, Ordering::AcqRel);
+                    wait_go(go);
+                    produce(q, lo, hi, abort, stop)
+                });
+                (lo, h)
+            })
+            .collect();
+        let cons: Vec<_> = (0..consumers)
+            .map(|_| {
+                s.spawn(move || {
+                    let _guard = AbortOnPanic(abort);
+                    ready.fetch_add(1, Ordering::AcqRel);
+                    wait_go(go);
+                    consume(q, n, consumed, abort, stop, limits)
+                })
+            })
+            .collect();
+        wait_ready(ready, producers + consumers);
+        let start = Instant::now();
+        go.store(true, Ordering::Release);
+        let mut first_err = None;
+        let mut pushed = Vec::with_capacity(producers);
+        for (lo, h) in prods {
+            match join(h, "producer") {
+                Ok(k) => pushed.push((lo, lo + k)),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        let mut results = Vec::with_capacity(consumers);
+        for h in cons {
+            match join(h, "consumer") {
+                Ok(r) => results.push(r),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok((start, pushed, results)),
+        }
+    })
+    .map_err(|e| match e {
+        BenchError::Worker(m) => BenchError::Worker(format!("{label}: {m}")),
+        other => other,
+    })?;
+    let mut total = Taken::default();
+    let mut end = start;
+    for (t, e) in &results {
+        total.merge(*t);
+        end = end.max(*e);
+    }
+    if abort.0.load(Ordering::Relaxed) {
+        return Err(BenchError::Worker(format!(
+            "{what}: run aborted after no progress for {:.1}s: consumed {} of {n} items — \
+             ITEMS LOST",
+            limits.stall.as_secs_f64(),
+            total.count
+        )));
+    }
+    let timed = total.count;
+    let truncated = stop.0.load(Ordering::Relaxed);
+    // Untimed: whatever a truncated run left in the queue must be exactly the rest of
+    // what the producers pushed; a complete run must leave nothing.
+    let mut rest = Taken::default();
+    while let Some(v) = q.try_pop() {
+        rest.add(v);
+    }
+    if !truncated && rest.count != 0 {
+        return Err(BenchError::Worker(format!(
+            "{what}: {} item(s) still in the queue after {n} items were consumed — \
+             ITEMS DUPLICATED",
+            rest.count
+        )));
+    }
+    total.merge(rest);
+    total.verify(&pushed, &what)?;
+    if !truncated && total.count != n {
+        return Err(BenchError::Worker(format!(
+            "{what}: consumed {} of {n} items — ITEMS LOST",
+            total.count
+        )));
+    }
+    Ok(Run {
+        items: timed,
+        truncated,
+        secs: (end - start).as_secs_f64(),
+    })
+}
+
+/// A stop flag that is never raised (the drain experiment is not time-capped).
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// How the drain experiment's consumer takes items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrainMode {
+    /// `pop_batch(BATCH, &mut buf)` per call.
+    Batch,
+    /// `BATCH` × `try_pop` per round.
+    Single,
+}
+
+/// Consumer of the drain experiment: takes `n` items with `mode`.
+#[inline(never)]
+fn drain_loop<L: PopLock, const NB: usize, P: PopLock>(
+    q: &TwoLockQueue<u64, L, NB, P>,
+    n: u64,
+    mode: DrainMode,
+    abort: &AtomicBool,
+) -> Taken {
+    let mut taken = Taken::default();
+    let mut buf: Vec<u64> = Vec::with_capacity(BATCH);
+    let mut backoff = Backoff::new();
+    let mut idle_since: Option<Instant> = None;
+    while taken.count < n {
+        let got = match mode {
+            DrainMode::Batch => {
+                buf.clear();
+                let got = q.pop_batch(BATCH, &mut buf);
+                for &v in &buf {
+                    taken.add(black_box(v));
+                }
+                got
+            }
+            DrainMode::Single => {
+                let mut got = 0;
+                for _ in 0..BATCH {
+                    match q.try_pop() {
+                        Some(v) => {
+                            taken.add(black_box(v));
+                            got += 1;
+                        }
+                        None => break,
+                    }
+                }
+                got
+            }
+        };
+        if got != 0 {
+            backoff.reset();
+            idle_since = None;
+            continue;
+        }
+        if abort.load(Ordering::Relaxed) {
+            break;
+        }
+        if backoff.yielding() {
+            let now = Instant::now();
+            match idle_since {
+                None => idle_since = Some(now),
+                Some(t) if now - t > STALL_LIMIT => {
+                    abort.store(true, Ordering::Relaxed);
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        backoff.snooze();
+    }
+    taken
+}
+
+/// One verified drain run of `n` items out of a fresh `make()` queue. `prefill`: the
+/// producer fills all `n` items before the consumer starts (only the drain is timed);
+/// otherwise it streams them while the consumer drains (both timed).
+pub fn drain<
+    L: PopLock,
+    const NB: usize,
+    P: PopLock,
+    F: FnOnce() -> TwoLockQueue<u64, L, NB, P>,
+>(
+    make: F,
+    n: u64,
+    mode: DrainMode,
+    prefill: bool,
+    label: &str,
+) -> Result<Run, BenchError> {
+    let q = make();
+    let abort = Padded(AtomicBool::new(false));
+    let go = Padded(AtomicBool::new(false));
+    let ready = Padded(AtomicUsize::new(0));
+    let (q, abort, go, ready) = (&q, &abort.0, &go.0, &ready.0);
+    let (secs, taken) = thread::scope(|s| -> Result<_, BenchError> {
+        if prefill {
+            join(
+                s.spawn(move || produce(q, 1, n + 1, abort, &NEVER)),
+                "producer",
+            )?;
+        }
+        let prod = (!prefill).then(|| {
+            s.spawn(move || {
+                let _guard = AbortOnPanic(abort);
+                ready.fetch_add(1, Ordering::AcqRel);
+                wait_go(go);
+                produce(q, 1, n + 1, abort, &NEVER);
+            })
+        });
+        let cons = s.spawn(move || {
+            let _guard = AbortOnPanic(abort);
+            ready.fetch_add(1, Ordering::AcqRel);
+            wait_go(go);
+            let t0 = Instant::now();
+            let taken = drain_loop(q, n, mode, abort);
+            (t0.elapsed().as_secs_f64(), taken)
+        });
+        wait_ready(ready, if prefill { 1 } else { 2 });
+        go.store(true, Ordering::Release);
+        if let Some(p) = prod {
+            join(p, "producer")?;
+        }
+        let (consumer_secs, taken) = join(cons, "consumer")?;
+        // The consumer's clock: from the start signal to its last item (pre-filled: the
+        // drain alone; streaming: while the producer pushes).
+        Ok((consumer_secs, taken))
+    })
+    .map_err(|e| match e {
+        BenchError::Worker(m) => BenchError::Worker(format!("{label}: {m}")),
+        other => other,
+    })?;
+    if abort.load(Ordering::Relaxed) {
+        return Err(BenchError::Worker(format!(
+            "{label}: drain aborted after no progress for {}s: consumed {} of {n} items — \
+             ITEMS LOST",
+            STALL_LIMIT.as_secs(),
+            taken.count
+        )));
+    }
+    taken.verify(&[(1, n + 1)], label)?;
+    if q.try_pop().is_some() {
+        return Err(BenchError::Worker(format!(
+            "{label}: queue not empty after draining {n} items — ITEMS DUPLICATED"
+        )));
+    }
+    Ok(Run {
+        items: n,
+        truncated: false,
+        secs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::twolock::peers::{Bounded, MutexDeque};
+
+    #[test]
+    fn shares_cover_all_values_once() {
+        for producers in 1..=5 {
+            let mut next = 1;
+            for p in 0..producers {
+                let (lo, hi) = share(1000, producers, p);
+                assert_eq!(lo, next);
+                next = hi;
+            }
+            assert_eq!(next, 1001);
+        }
+    }
+
+    #[test]
+    fn throughput_runs_verify() {
+        let r = throughput(TwoLockQueue::<u64>::new, 2, 2, 20_000, None, "twolock").unwrap();
+        assert_eq!(r.items, 20_000);
+        assert!(r.secs > 0.0);
+        throughput(MutexDeque::new, 3, 1, 10_000, None, "mutex").unwrap();
+        throughput(Bounded::new, 1, 3, 50_000, None, "bounded").unwrap();
+    }
+
+    /// A queue that drops every 1000th item: the benchmark must fail, not hang or pass.
+    struct Lossy(MutexDeque);
+
+    impl MpmcQueue for Lossy {
+        fn try_push(&self, v: u64) -> Result<(), u64> {
+            if v % 1000 == 0 {
+                return Ok(());
+            }
+            self.0.try_push(v)
+        }
+
+        fn try_pop(&self) -> Option<u64> {
+            self.0.try_pop()
+        }
+    }
+
+    /// A queue that delivers every 1000th item twice.
+    struct Duplicating(MutexDeque);
+
+    impl MpmcQueue for Duplicating {
+        fn try_push(&self, v: u64) -> Result<(), u64> {
+            if v % 1000 == 0 {
+                self.0.try_push(v)?;
+            }
+            self.0.try_push(v)
+        }
+
+        fn try_pop(&self) -> Option<u64> {
+            self.0.try_pop()
+        }
+    }
+
+    #[test]
+    fn lost_items_fail_loudly() {
+        let err = throughput_with(
+            || Lossy(MutexDeque::new()),
+            2,
+            2,
+            5_000,
+            "lossy",
+            Limits {
+                stall: Duration::from_millis(300),
+                cap: None,
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("ITEMS LOST"), "{err}");
+    }
+
+    #[test]
+    fn duplicated_items_fail_loudly() {
+        let err = throughput(|| Duplicating(MutexDeque::new()), 1, 1, 5_000, None, "dup")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("DUPLICATED"), "{err}");
+    }
+
+    /// A queue slow enough to hit a short cap: truncated, still verified.
+    struct Slow(MutexDeque);
+
+    impl MpmcQueue for Slow {
+        fn try_push(&self, v: u64) -> Result<(), u64> {
+            thread::sleep(Duration::from_micros(20));
+            self.0.try_push(v)
+        }
+
+        fn try_pop(&self) -> Option<u64> {
+            self.0.try_pop()
+        }
+    }
+
+    #[test]
+    fn capped_runs_are_truncated_and_verified() {
+        let r = throughput(
+            || Slow(MutexDeque::new()),
+            2,
+            2,
+            1_000_000,
+            Some(Duration::from_millis(100)),
+            "slow",
+        )
+        .unwrap();
+        assert!(r.truncated);
+        assert!(r.items > 0 && r.items < 1_000_000, "{}", r.items);
+        let r = throughput(
+            MutexDeque::new,
+            2,
+            2,
+            10_000,
+            Some(Duration::from_secs(20)),
+            "m",
+        )
+        .unwrap();
+        assert!(!r.truncated);
+        assert_eq!(r.items, 10_000);
+    }
+
+    #[test]
+    fn drain_modes_verify() {
+        for mode in [DrainMode::Batch, DrainMode::Single] {
+            for prefill in [true, false] {
+                let r = drain(TwoLockQueue::<u64>::new, 10_000, mode, prefill, "drain").unwrap();
+                assert_eq!(r.items, 10_000);
+            }
+        }
+    }
+}

@@ -1,0 +1,497 @@
+//! The optimized two-lock MPMC queue: the thread pool's injector.
+//!
+//! Michael–Scott's blocking queue with two locks (paper III, "Annotation 1"): push takes
+//! only the tail lock, pop only the head lock, so one producer and one consumer run in
+//! parallel and meet only through the push index, like an SPSC queue. Items live in a
+//! linked list of nodes of [`SLOTS_PER_NODE`](TwoLockQueue::SLOTS_PER_NODE) slots each;
+//! both indices start at 1 and a side changes node when its index is a multiple of the
+//! slot count (slot 0 of the very first node stays unused — one check instead of two).
+//!
+//! The paper's optimizations (section IV; measured in V on a big.LITTLE phone), each
+//! selectable so a benchmark can show it alone or combined:
+//!
+//! | optimization (paper)                 | knob                                           |
+//! |--------------------------------------|------------------------------------------------|
+//! | IV.A minimal memory orders           | [`Options::memory_order`] ([`MemoryOrderMode`]) |
+//! | IV.A cached push index               | [`Options::cache_push_index`]                  |
+//! | IV.C node size (64 / 128 / 1024 B)   | const parameter `NODE_BYTES`                   |
+//! | IV.B node cache (bounded/unbounded)  | [`Options::node_cache`] ([`NodeCache`])        |
+//! | IV.D pop lock kind                   | type parameter `L: `[`PopLock`]                |
+//! | IV.D push lock kind (hybrid advised) | type parameter `P: `[`PopLock`]                |
+//!
+//! Defaults — section V.E's final configuration, adapted to oversubscription: optimal
+//! orders + cached push index, 128-byte nodes (V.B: 64 ≈ 128 > 1024), a 16-node bounded
+//! cache (V.C: unbounded is faster under load but never returns memory; the paper
+//! recommends a bounded cache), and the [`HybridLock`] on both sides. The paper's
+//! pop-side winner was a pure spinlock, measured with 4 consumers on 12 cores; the pool
+//! may have more runnable threads than cores, and then a preempted lock holder stalls
+//! spinners. The rough run in `stress_twolock.rs` (`measure_configs`, ignored; 2 cores,
+//! noisy) showed the ticket lock collapsing at 4×4 threads (~0.2 vs ~9 M items/s for
+//! the hybrid) while test-and-set and hybrid stayed within noise of each other; the
+//! hybrid lock spins first (spinlock speed for the short pop critical section) and
+//! parks when spinning fails, so it is the safe default. Benchmarks can pick any lock.
+//!
+//! Deviations from the paper's pseudocode, all behaviour-preserving: push keeps a private
+//! copy of the push index (it writes the shared index but never reads it back); the node
+//! cache's single taker grabs the whole cache stack with one `swap` instead of popping
+//! node by node; the test-and-set lock takes the lock with a CAS (a failed attempt writes
+//! nothing).
+//!
+//! For thread-pool use, [`pop_timeout`](TwoLockQueue::pop_timeout) /
+//! [`pop_wait`](TwoLockQueue::pop_wait) sleep on a condvar (never spin forever) and
+//! [`close`](TwoLockQueue::close) shuts the queue down.
+//!
+//! ```
+//! use magpie_queue::twolock::{PopTimeoutError, TwoLockQueue};
+//! use std::time::Duration;
+//!
+//! let q: TwoLockQueue<u64> = TwoLockQueue::new();
+//! q.push(1).unwrap();
+//! q.push_batch([2, 3, 4]).unwrap();
+//! assert_eq!(q.len(), 4);
+//! assert_eq!(q.try_pop(), Some(1));
+//!
+//! let mut refill = Vec::new();
+//! assert_eq!(q.pop_batch(8, &mut refill), 3);
+//! assert_eq!(refill, [2, 3, 4]);
+//!
+//! q.push(5).unwrap();
+//! q.close();
+//! assert!(q.push(6).is_err()); // closed: the item comes back in the error
+//! assert_eq!(q.pop_timeout(Duration::from_millis(1)), Ok(5)); // drained first
+//! assert_eq!(q.pop_timeout(Duration::from_millis(1)), Err(PopTimeoutError::Closed));
+//! ```
+
+mod blocking;
+mod error;
+mod lock;
+mod node;
+mod node_cache;
+mod options;
+#[cfg(test)]
+mod tests;
+
+pub use error::{Closed, PopTimeoutError, PushError};
+pub use lock::{
+    HybridGuard, HybridLock, PopLock, StdLock, TasGuard, TasLock, TicketGuard, TicketLock,
+};
+pub use options::{MemoryOrderMode, NodeCache, Options};
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::pad::CachePadded;
+use crate::sync::{AtomicBool, AtomicPtr, AtomicUsize, Ordering, UnsafeCell};
+use blocking::Sleepers;
+use node::Node;
+use node_cache::NodeCache as Spares;
+use options::Orders;
+
+/// An unbounded MPMC FIFO queue with one lock for push and one for pop.
+///
+/// * `T`: the item type (`T: Send` makes the queue `Send + Sync`).
+/// * `L`: the pop (head) lock, default [`HybridLock`]; `P`: the push (tail) lock, default
+///   [`HybridLock`]. Any [`PopLock`] works for either.
+/// * `NODE_BYTES`: bytes of item slots per node, default 128; see
+///   [`SLOTS_PER_NODE`](Self::SLOTS_PER_NODE).
+///
+/// Run-time switches are in [`Options`]. See the [module docs](self) for the design.
+pub struct TwoLockQueue<
+    T,
+    L: PopLock = HybridLock,
+    const NODE_BYTES: usize = 128,
+    P: PopLock = HybridLock,
+> {
+    head: CachePadded<Head<T, L>>,
+    tail: CachePadded<Tail<T, P>>,
+    /// The push index: slots below it are full. Written by push (under the tail lock),
+    /// read by pop; on its own line so consumers polling it do not steal the tail lock's.
+    tail_index: CachePadded<AtomicUsize>,
+    spares: CachePadded<Spares<T>>,
+    sleepers: Sleepers,
+    options: Options,
+    _owns: PhantomData<T>,
+}
+
+/// Consumer side: everything here except `index` is touched only under `lock`.
+struct Head<T, L> {
+    lock: L,
+    node: AtomicPtr<Node<T>>,
+    /// The pop index: the next slot to take (atomic only so `len` can read it).
+    index: AtomicUsize,
+    /// Consumers' copy of the push index: slots below it are known to be published.
+    cached_tail: UnsafeCell<usize>,
+    orders: Orders,
+    cache_push_index: bool,
+}
+
+/// Producer side: `node` and `index` are touched only under `lock`.
+struct Tail<T, P> {
+    lock: P,
+    node: AtomicPtr<Node<T>>,
+    /// Producers' private copy of the push index: push writes the shared `tail_index`
+    /// but never reads it, so it does not pull that line back from polling consumers.
+    index: UnsafeCell<usize>,
+    /// Written only under `lock` (by `close`).
+    closed: AtomicBool,
+    /// Consumers asleep in `pop_timeout`/`pop_wait`; registered under `lock`.
+    waiters: AtomicUsize,
+    orders: Orders,
+}
+
+// SAFETY: the queue owns its items and hands them to whichever thread pops them, so it may
+// move between threads when `T: Send`; node pointers are owned by the queue.
+unsafe impl<T: Send, L: PopLock, const NODE_BYTES: usize, P: PopLock> Send
+    for TwoLockQueue<T, L, NODE_BYTES, P>
+{
+}
+
+// SAFETY: shared access only moves `T`s between threads (`T: Send`; no `&T` is handed
+// out). Unsynchronised state (`cached_tail`, node pointers, slots) is accessed only under
+// the lock of its side, and slots cross sides via the push index's Release/Acquire.
+unsafe impl<T: Send, L: PopLock, const NODE_BYTES: usize, P: PopLock> Sync
+    for TwoLockQueue<T, L, NODE_BYTES, P>
+{
+}
+
+impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Default
+    for TwoLockQueue<T, L, NODE_BYTES, P>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE_BYTES, P> {
+    /// Item slots per node: `max(1, NODE_BYTES / size_of::<T>())` (`NODE_BYTES` for
+    /// zero-sized `T`). `NODE_BYTES` counts item bytes only; each node also has an 8-byte
+    /// `next` link. With 8-byte items, 64 / 128 / 1024 bytes give 8 / 16 / 128 slots.
+    pub const SLOTS_PER_NODE: usize = {
+        let n = match NODE_BYTES.checked_div(core::mem::size_of::<T>()) {
+            Some(n) => n,
+            None => NODE_BYTES, // zero-sized `T`
+        };
+        if n == 0 {
+            1
+        } else {
+            n
+        }
+    };
+
+    /// An empty queue with [`Options::default`].
+    pub fn new() -> Self {
+        Self::with_options(Options::default())
+    }
+
+    /// An empty queue with the given options.
+    pub fn with_options(options: Options) -> Self {
+        let orders = Orders::new(options.memory_order);
+        let spares = Spares::new(
+            options.node_cache,
+            Self::SLOTS_PER_NODE,
+            options.prealloc_nodes,
+        );
+        let first = Node::alloc(Self::SLOTS_PER_NODE);
+        TwoLockQueue {
+            head: CachePadded(Head {
+                lock: L::new(),
+                node: AtomicPtr::new(first),
+                index: AtomicUsize::new(1),
+                cached_tail: UnsafeCell::new(1),
+                orders,
+                cache_push_index: options.cache_push_index,
+            }),
+            tail: CachePadded(Tail {
+                lock: P::new(),
+                node: AtomicPtr::new(first),
+                index: UnsafeCell::new(1),
+                closed: AtomicBool::new(false),
+                waiters: AtomicUsize::new(0),
+                orders,
+            }),
+            tail_index: CachePadded(AtomicUsize::new(1)),
+            spares: CachePadded(spares),
+            sleepers: Sleepers::new(),
+            options,
+            _owns: PhantomData,
+        }
+    }
+
+    /// The options this queue was built with.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Appends `value`, or gives it back if the queue is [closed](Self::close).
+    #[inline]
+    pub fn push(&self, value: T) -> Result<(), PushError<T>> {
+        let guard = self.tail.lock.lock();
+        // Relaxed: `closed` is written under the tail lock, which we hold.
+        if self.tail.closed.load(Ordering::Relaxed) {
+            drop(guard);
+            return Err(PushError(value));
+        }
+        // SAFETY: we hold the tail lock, which guards `tail.index`.
+        let t = self.tail.index.with(|t| unsafe { *t });
+        // SAFETY: we hold the tail lock.
+        unsafe { self.write_at(t, value) };
+        // SAFETY: as above.
+        self.tail.index.with_mut(|i| unsafe { *i = t + 1 });
+        // Release (or SeqCst): pairs with the Acquire load in `tail_bound`; the slot write
+        // (and any new node link) happen-before a consumer that sees `t + 1`.
+        self.tail_index.store(t + 1, self.tail.orders.publish);
+        // Relaxed: consumers register under the tail lock; see `blocking.rs`.
+        let waiters = self.tail.waiters.load(Ordering::Relaxed);
+        drop(guard);
+        if waiters != 0 {
+            self.sleepers.wake_one();
+        }
+        Ok(())
+    }
+
+    /// Appends every item of `items` in order under one tail-lock acquisition, publishing
+    /// them together; returns how many were pushed. A closed queue returns the iterator
+    /// untouched. The iterator must not use this queue (the tail lock is held while it
+    /// runs); if it panics, the items it yielded so far stay pushed and the lock is
+    /// released.
+    pub fn push_batch<I: IntoIterator<Item = T>>(
+        &self,
+        items: I,
+    ) -> Result<usize, PushError<I::IntoIter>> {
+        let items = items.into_iter();
+        let guard = self.tail.lock.lock();
+        // Relaxed: `closed` is written under the tail lock, which we hold.
+        if self.tail.closed.load(Ordering::Relaxed) {
+            drop(guard);
+            return Err(PushError(items));
+        }
+        // SAFETY: we hold the tail lock, which guards `tail.index`.
+        let start = self.tail.index.with(|t| unsafe { *t });
+        // Publishes on drop, so a panicking iterator leaves a consistent queue.
+        let mut publish = Publish {
+            private: &self.tail.index,
+            shared: &self.tail_index,
+            at: start,
+            order: self.tail.orders.publish,
+        };
+        for value in items {
+            // SAFETY: we hold the tail lock.
+            unsafe { self.write_at(publish.at, value) };
+            publish.at += 1;
+        }
+        let pushed = publish.at - start;
+        drop(publish);
+        // Relaxed: consumers register under the tail lock; see `blocking.rs`.
+        let waiters = self.tail.waiters.load(Ordering::Relaxed);
+        drop(guard);
+        if waiters != 0 && pushed != 0 {
+            self.sleepers.wake_all();
+        }
+        Ok(pushed)
+    }
+
+    /// Writes `value` at push index `t`, linking a new node if `t` starts one.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the tail lock and `t` is the current push index (or, in a batch,
+    /// the next unpublished one).
+    #[inline(always)]
+    unsafe fn write_at(&self, t: usize, value: T) {
+        let orders = self.tail.orders;
+        let offset = t % Self::SLOTS_PER_NODE;
+        let mut node = self.tail.node.load(orders.own_load);
+        if offset == 0 {
+            // SAFETY: the tail lock makes us the only taker.
+            let fresh = unsafe { self.spares.take() };
+            // SAFETY: `node` is the live tail node; consumers read its `next` only after
+            // acquiring a push index above `t`, which we publish after this store.
+            unsafe { (*node).next.store(fresh, orders.own_store) };
+            self.tail.node.store(fresh, orders.own_store);
+            node = fresh;
+        }
+        // SAFETY: slot `offset` of the tail node is beyond every published index, so it
+        // is empty and only we (tail lock holder) touch it.
+        unsafe { Node::write(node, offset, value) };
+    }
+
+    /// Removes the oldest item, or returns `None` if the queue is empty.
+    #[inline]
+    pub fn try_pop(&self) -> Option<T> {
+        self.pop_or_tail().ok()
+    }
+
+    /// `Ok(item)`, or `Err(t)` with the push index `t` that showed the queue empty.
+    #[inline]
+    fn pop_or_tail(&self) -> Result<T, usize> {
+        let _guard = self.head.lock.lock();
+        let h = self.head.index.load(self.head.orders.own_load);
+        // SAFETY: we hold the head lock.
+        let t = unsafe { self.tail_bound(h, 1) };
+        if h == t {
+            return Err(t);
+        }
+        // SAFETY: head lock held and `h < t`: slot `h` is published.
+        let value = unsafe { self.take_at(h) };
+        self.head.index.store(h + 1, self.head.orders.pop_store);
+        Ok(value)
+    }
+
+    /// Moves up to `max` of the oldest items to the end of `out` under one head-lock
+    /// acquisition (e.g. a worker refilling its local queue); returns how many.
+    pub fn pop_batch(&self, max: usize, out: &mut Vec<T>) -> usize {
+        if max == 0 {
+            return 0;
+        }
+        let _guard = self.head.lock.lock();
+        let h = self.head.index.load(self.head.orders.own_load);
+        // SAFETY: we hold the head lock.
+        let t = unsafe { self.tail_bound(h, max) };
+        let n = max.min(t - h);
+        out.reserve(n);
+        for i in h..h + n {
+            // SAFETY: head lock held and `i < t`: slot `i` is published. `out` has room,
+            // so nothing in this loop can panic half-way.
+            out.push(unsafe { self.take_at(i) });
+        }
+        self.head.index.store(h + n, self.head.orders.pop_store);
+        n
+    }
+
+    /// A push index `>= h` below which every slot is published to us; re-reads the
+    /// shared index unless the cached copy already covers `want` items.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the head lock and `h` is the current pop index.
+    #[inline(always)]
+    unsafe fn tail_bound(&self, h: usize, want: usize) -> usize {
+        let head = &*self.head;
+        if head.cache_push_index {
+            // SAFETY: `cached_tail` is only accessed under the head lock, which we hold.
+            // The Acquire load that produced it happens-before us via that lock.
+            let cached = head.cached_tail.with(|c| unsafe { *c });
+            if cached - h >= want {
+                return cached;
+            }
+        }
+        // Acquire (or SeqCst): pairs with the Release store of `push`/`push_batch`; makes
+        // every slot below `t` (and the node links leading to them) visible.
+        let t = self.tail_index.load(head.orders.observe);
+        if head.cache_push_index {
+            // SAFETY: as above.
+            head.cached_tail.with_mut(|c| unsafe { *c = t });
+        }
+        t
+    }
+
+    /// Moves the item at pop index `h` out, first stepping to the next node (and
+    /// recycling the emptied one) if `h` starts a node.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the head lock (or owns the queue), `h` is the current pop index
+    /// and slot `h` is published to this thread.
+    #[inline(always)]
+    unsafe fn take_at(&self, h: usize) -> T {
+        let orders = self.head.orders;
+        let offset = h % Self::SLOTS_PER_NODE;
+        let mut node = self.head.node.load(orders.own_load);
+        if offset == 0 {
+            // SAFETY: item `h` is published, so the producer linked the node holding it
+            // before publishing; the current head node is fully consumed and unreachable
+            // to the producer, whose tail node is at least the next one.
+            unsafe {
+                let next = (*node).next.load(orders.own_load);
+                if cfg!(any(loom, debug_assertions)) {
+                    assert!(!next.is_null(), "published item in an unlinked node");
+                }
+                self.spares.give(node);
+                node = next;
+            }
+            self.head.node.store(node, orders.own_store);
+        }
+        // SAFETY: per the contract, slot `offset` of the head node is full and ours.
+        unsafe { Node::take(node, offset) }
+    }
+
+    /// Number of items: a snapshot that may be stale by the time it is used.
+    pub fn len(&self) -> usize {
+        // Relaxed: a monitoring snapshot, no data is read through it. The pop index is
+        // read first and never overtakes the push index, so the difference is rarely
+        // negative; `saturating_sub` covers stale reads.
+        let h = self.head.index.load(Ordering::Relaxed);
+        let t = self.tail_index.load(Ordering::Relaxed);
+        t.saturating_sub(h)
+    }
+
+    /// Whether the queue looks empty (a snapshot, like [`len`](Self::len)).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Spare nodes currently held by the node cache (`None` if it is unbounded, which
+    /// keeps no count). For tests and diagnostics.
+    pub fn cached_nodes(&self) -> Option<usize> {
+        self.spares.len()
+    }
+}
+
+/// Stores the push index on drop (end of a batch, or a panic inside the iterator). Lives
+/// only while the tail lock is held.
+struct Publish<'a> {
+    private: &'a UnsafeCell<usize>,
+    shared: &'a AtomicUsize,
+    at: usize,
+    order: Ordering,
+}
+
+impl Drop for Publish<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the tail lock, which guards the private index, is held (see above).
+        self.private.with_mut(|i| unsafe { *i = self.at });
+        // Release (or SeqCst): pairs with the Acquire load in `tail_bound`, as in `push`.
+        self.shared.store(self.at, self.order);
+    }
+}
+
+impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Drop
+    for TwoLockQueue<T, L, NODE_BYTES, P>
+{
+    fn drop(&mut self) {
+        // Relaxed throughout: `&mut self` means every other access happens-before us.
+        let t = self.tail_index.load(Ordering::Relaxed);
+        let mut h = self.head.index.load(Ordering::Relaxed);
+        if core::mem::needs_drop::<T>() {
+            while h != t {
+                // SAFETY: we own the queue; slot `h` is full.
+                drop(unsafe { self.take_at(h) });
+                h += 1;
+            }
+        }
+        let mut node = self.head.node.load(Ordering::Relaxed);
+        while !node.is_null() {
+            // SAFETY: we own the list; every item left in it was dropped above (or needs
+            // no drop). The tail node's `next` is null.
+            unsafe {
+                let next = (*node).next.load(Ordering::Relaxed);
+                Node::free(node, Self::SLOTS_PER_NODE);
+                node = next;
+            }
+        }
+        // The node cache frees its spares in its own `Drop`.
+    }
+}
+
+impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> fmt::Debug
+    for TwoLockQueue<T, L, NODE_BYTES, P>
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TwoLockQueue")
+            .field("len", &self.len())
+            .field("slots_per_node", &Self::SLOTS_PER_NODE)
+            .field("closed", &self.is_closed())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
