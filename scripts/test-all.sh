@@ -30,6 +30,6 @@ else
 fi
 
 step "quick benchmark"
-cargo run --release -q -p magpie-cli -- bench queue --quick --out target/bench-quick
+cargo run --release -q -p magpie-cli -- bench all --quick --out target/bench-quick
 
 step "all tests passed"

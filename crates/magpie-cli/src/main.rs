@@ -5,6 +5,9 @@
 //! files into its output directory. Later subcommands (`bench pool`, `search ...`) slot in
 //! as new enum variants here and new entries in `magpie_bench::registry`.
 
+// Doc comments below are clap help text, shown raw in a terminal: `<name>` is not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
