@@ -172,9 +172,17 @@ impl<T> Shared<T> {
                 // must carry, through CURSOR_ADVANCE, the ring updates that preceded the
                 // reset which wrote it, or a later thief could load a stale block pointer
                 // for the next slot and skip a live block.
-                if is_later(block.s_pos_acquire().tag, tag_of(cursor)) {
-                    // Incarnation `cursor` is long gone: the slot was reused.
-                    self.advance_cursor(cursor);
+                let tag = block.s_pos_acquire().tag;
+                if is_later(tag, tag_of(cursor)) {
+                    // Incarnation `cursor` is long gone: the owner entered position
+                    // `later` in this slot, which needed every position up to
+                    // `later - blocks` consumed. Jump past them all at once, so a cursor
+                    // left behind for many laps catches up in one step.
+                    let later = cursor + u64::from(tag.wrapping_sub(tag_of(cursor)));
+                    self.advance_cursor(
+                        cursor,
+                        (later + 1).saturating_sub(self.blocks).max(cursor + 1),
+                    );
                     continue;
                 }
                 return Steal::Empty;
@@ -188,7 +196,7 @@ impl<T> Shared<T> {
                     .thief_block(((cursor + 1) % self.blocks) as usize)
                     .s_pos();
                 if next.tag == tag_of(cursor + 1) || is_later(next.tag, tag_of(cursor + 1)) {
-                    self.advance_cursor(cursor);
+                    self.advance_cursor(cursor, cursor + 1);
                     continue;
                 }
                 return Steal::Empty;
@@ -249,12 +257,12 @@ impl<T> Shared<T> {
         Some(n)
     }
 
-    fn advance_cursor(&self, from: u64) {
+    fn advance_cursor(&self, from: u64, to: u64) {
         // Release pairs with CURSOR_LOAD (see there). Failure is Relaxed: another thief
         // moved it, and we simply reload.
-        let _ =
-            self.cursor
-                .compare_exchange(from, from + 1, ord!("CURSOR_ADVANCE", Release), Relaxed);
+        let _ = self
+            .cursor
+            .compare_exchange(from, to, ord!("CURSOR_ADVANCE", Release), Relaxed);
     }
 
     /// Occupancy sample (§3.4): one random block's metadata; true with probability equal

@@ -153,3 +153,22 @@ fn sample_tracks_occupancy() {
     while w.pop().is_some() {}
     assert_eq!(hits(&mut rng), 0);
 }
+
+#[test]
+fn a_cursor_left_behind_for_many_laps_catches_up_at_once() {
+    let w = Worker::with_config(Config::new(3, 2).unwrap());
+    let s = w.stealer();
+    for round in 0..200u32 {
+        for i in 0..5 {
+            w.push(round * 10 + i).unwrap();
+        }
+        for _ in 0..5 {
+            assert!(w.pop().is_some());
+        }
+    }
+    w.push(7).unwrap();
+    w.push(8).unwrap();
+    w.push(9).unwrap();
+    // ~400 blocks behind: one call must find the items, not report Retry for each lap.
+    assert!(matches!(s.steal(), Steal::Success(7..=9)));
+}
