@@ -23,7 +23,11 @@ names=$(awk '/pub const NAMES/,/^];/' crates/magpie-queue/src/ordering.rs | grep
   for name in $names; do
     caught="not caught"; why="-"
     for m in $models; do
-      if ! log=$(MAGPIE_WEAKEN=$name timeout 600 "$bin" --exact "$m" --test-threads=1 2>&1); then
+      status=0
+      log=$(MAGPIE_WEAKEN=$name timeout "${AUDIT_TIMEOUT:-1800}" "$bin" --exact "$m" --test-threads=1 2>&1) || status=$?
+      if [ "$status" -eq 124 ]; then
+        caught="timed out in \`$m\`"; why="raise AUDIT_TIMEOUT"; break
+      elif [ "$status" -ne 0 ]; then
         caught="\`$m\`"
         why=$(printf '%s\n' "$log" | awk '/panicked at/ {getline; print; exit}' |
           sed -E 's/\|/\\|/g' | cut -c1-120)
