@@ -26,6 +26,16 @@ pub struct Bar {
     pub range: Option<(f64, f64)>,
 }
 
+impl From<crate::stats::Summary> for Bar {
+    /// The median, with the min..max range of the repetitions as error bar.
+    fn from(s: crate::stats::Summary) -> Bar {
+        Bar {
+            value: s.median,
+            range: Some((s.min, s.max)),
+        }
+    }
+}
+
 /// A series of a grouped bar chart: one optional bar per category.
 #[derive(Clone, Debug)]
 pub struct BarSeries {

@@ -199,12 +199,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 name: fam.name().to_string(),
                 bars: Flavour::ALL
                     .iter()
-                    .map(|&fl| {
-                        find(fam, fl).map(|s| Bar {
-                            value: s.median,
-                            range: Some((s.min, s.max)),
-                        })
-                    })
+                    .map(|&fl| find(fam, fl).map(Bar::from))
                     .collect(),
             })
             .collect(),

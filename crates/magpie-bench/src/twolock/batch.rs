@@ -208,14 +208,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 name: mode_name(m),
                 bars: Queue::ALL
                     .iter()
-                    .flat_map(|&q| {
-                        [true, false].map(|pre| {
-                            find(q, pre, m).map(|s| Bar {
-                                value: s.median,
-                                range: Some((s.min, s.max)),
-                            })
-                        })
-                    })
+                    .flat_map(|&q| [true, false].map(|pre| find(q, pre, m).map(Bar::from)))
                     .collect(),
             })
             .collect(),

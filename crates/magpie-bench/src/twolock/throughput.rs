@@ -398,12 +398,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                     name: imp.name().to_string(),
                     bars: points
                         .iter()
-                        .map(|&pk| {
-                            find(pk, imp).map(|s| Bar {
-                                value: s.median,
-                                range: Some((s.min, s.max)),
-                            })
-                        })
+                        .map(|&pk| find(pk, imp).map(Bar::from))
                         .collect(),
                 })
                 .collect(),
