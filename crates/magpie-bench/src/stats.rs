@@ -39,6 +39,15 @@ impl Summary {
         })
     }
 
+    /// Summarises each sample set in turn; an error if any set has no valid sample.
+    pub fn of_each(sets: &[Vec<f64>]) -> Result<Vec<Summary>, crate::BenchError> {
+        sets.iter()
+            .map(|s| {
+                Summary::of(s).ok_or_else(|| crate::BenchError::Worker("no valid samples".into()))
+            })
+            .collect()
+    }
+
     /// Interquartile range `q3 - q1`.
     pub fn iqr(&self) -> f64 {
         self.q3 - self.q1

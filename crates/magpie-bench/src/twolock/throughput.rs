@@ -103,10 +103,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             ]);
         }
     }
-    let sums: Vec<Summary> = samples
-        .iter()
-        .map(|s| Summary::of(s).ok_or_else(|| BenchError::Worker("no valid samples".into())))
-        .collect::<Result<_, _>>()?;
+    let sums: Vec<Summary> = Summary::of_each(&samples)?;
     let find = |pk: (usize, usize), imp: Impl| {
         cells
             .iter()
