@@ -218,6 +218,58 @@ impl<T> Worker<T> {
         true
     }
 
+    /// Makes every item of the top block stealable now, even if the block is not full.
+    ///
+    /// BWoS thieves never touch the owner's top block, so a few long tasks pushed there
+    /// starve idle thieves (paper §8). `share` solves that when the caller knows thieves
+    /// are idle: it moves the top block's items to the end of the block (owner-private
+    /// memory, no thief reads it) and grants the block as if it were full, then starts a
+    /// fresh top block. Thieves take the oldest shared item first; the owner's next
+    /// [`pop`](Self::pop) takes the unstolen rest back (one swap), newest first.
+    ///
+    /// Returns `false` if the top block was empty or no next block is free (then nothing
+    /// changes for thieves). Costs a copy of the block's items and one Release store.
+    ///
+    /// ```
+    /// use magpie_queue::{lifo, Steal};
+    /// let w = lifo::Worker::new();
+    /// let s = w.stealer();
+    /// w.push(1).unwrap();
+    /// w.push(2).unwrap();
+    /// assert_eq!(s.steal(), Steal::Empty); // in the owner's top block
+    /// assert!(w.share());
+    /// assert_eq!(s.steal(), Steal::Success(1)); // oldest first
+    /// assert_eq!(w.pop(), Some(2));
+    /// ```
+    pub fn share(&self) -> bool {
+        let (front, back) = (self.front.get(), self.back.get());
+        if back == front {
+            return false;
+        }
+        if back < self.entries {
+            let n = back - front;
+            let to = self.entries - n;
+            let slots = self.slots.get();
+            // Highest first: `to >= front`, so no item is overwritten before it moves.
+            for i in (0..n).rev() {
+                // SAFETY: the top block is OWNED, so no thief reads its slots; slot
+                // front + i holds an item (it lies in [front, back)) and slot to + i is
+                // inside the block and empty or already moved out of.
+                unsafe {
+                    let item = Block::read(slots, front + i);
+                    Block::write(slots, to + i, item);
+                }
+            }
+            self.front.set(to);
+            self.back.set(self.entries);
+        }
+        if self.advance() {
+            return true;
+        }
+        // No free block: the items stay the owner's, compacted at the block's end.
+        false
+    }
+
     /// Removes the oldest block's worth of items, oldest first, for spilling elsewhere
     /// (e.g. a pool's injector) when [`push`](Self::push) reports the queue full.
     pub fn pop_block(&self) -> Option<Vec<T>> {
@@ -243,6 +295,25 @@ impl<T> Worker<T> {
         }
         self.back.set(front);
         Some(out)
+    }
+
+    /// Items in the owner's private top block, which thieves cannot reach until the
+    /// block is granted (when full, or by [`share`](Self::share)). Owner-local: no
+    /// atomic access.
+    #[inline]
+    pub fn private_len(&self) -> usize {
+        (self.back.get() - self.front.get()) as usize
+    }
+
+    /// Whether thieves may still find items in the block just below the top: one Relaxed
+    /// load of that block's thief metadata. Thieves consume blocks oldest first, so when
+    /// this is `false` (and [`private_len`](Self::private_len) is 0) the queue is empty
+    /// up to races with thieves.
+    #[inline]
+    pub fn granted_may_have_items(&self) -> bool {
+        let prev = self.top.get() - 1;
+        let seen = self.shared.owner_block(prev).s_pos();
+        seen.tag == tag_of(prev) && seen.idx < self.entries
     }
 
     /// Number of items: exact when no thief is stealing, approximate otherwise. Scans

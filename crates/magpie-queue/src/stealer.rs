@@ -44,6 +44,13 @@ impl<T, F: Flavour> Stealer<T, F> {
         crate::dest::steal_batch_and_pop(dest, max, &mut |n, sink| self.shared.steal::<F>(n, sink))
     }
 
+    /// Approximate number of items thieves can take now: a scan of every block's thief
+    /// metadata (O(blocks) loads; exact when the queue is quiescent). The owner's private
+    /// top block (LIFO) is not counted.
+    pub fn stealable_len(&self) -> usize {
+        self.shared.granted_len()
+    }
+
     /// Occupancy sample for probabilistic victim selection (§3.4): reads one random
     /// block's metadata and returns true with probability ≈ stealable items / capacity.
     pub fn sample<R: rand_core::RngCore + ?Sized>(&self, rng: &mut R) -> bool {

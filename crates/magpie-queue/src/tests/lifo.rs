@@ -171,3 +171,70 @@ fn sample_tracks_occupancy() {
     let partial = hits(&mut rng);
     assert!(partial < full, "{partial} !< {full}");
 }
+
+#[test]
+fn share_grants_a_partial_top_block_oldest_first() {
+    let w = Worker::with_config(Config::new(4, 8).unwrap());
+    let s = w.stealer();
+    for i in 0..3 {
+        w.push(i).unwrap();
+    }
+    assert_eq!(s.steal(), Steal::Empty);
+    assert_eq!(s.stealable_len(), 0);
+    assert!(w.share());
+    assert_eq!(s.stealable_len(), 3);
+    assert_eq!(s.steal(), Steal::Success(0));
+    w.push(10).unwrap(); // a fresh top block
+    assert_eq!(w.pop(), Some(10));
+    assert_eq!(w.pop(), Some(2)); // takes the shared block back
+    assert_eq!(s.steal(), Steal::Empty);
+    assert_eq!(w.pop(), Some(1));
+    assert_eq!(w.pop(), None);
+    assert!(!w.share(), "nothing to share");
+}
+
+#[test]
+fn share_after_takeover_and_repeatedly_keeps_every_item_once() {
+    let w = Worker::with_config(Config::new(4, 8).unwrap());
+    let s = w.stealer();
+    let mut seen = Vec::new();
+    let mut next = 0;
+    for round in 0..50 {
+        for _ in 0..(round % 7 + 1) {
+            if w.push(next).is_ok() {
+                next += 1;
+            } else {
+                seen.extend(w.pop_block().unwrap());
+            }
+        }
+        if round % 3 == 0 {
+            w.share();
+        }
+        if let Steal::Success(v) = s.steal() {
+            seen.push(v);
+        }
+        if round % 2 == 0 {
+            seen.extend(w.pop());
+        }
+    }
+    while let Some(v) = w.pop() {
+        seen.push(v);
+    }
+    while let Steal::Success(v) = s.steal() {
+        seen.push(v);
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, (0..next).collect::<Vec<_>>());
+}
+
+#[test]
+fn share_drops_nothing_twice() {
+    let w = Worker::with_config(Config::new(2, 4).unwrap());
+    for i in 0..3 {
+        w.push(Box::new(i)).unwrap();
+    }
+    assert!(w.share());
+    w.push(Box::new(9)).unwrap();
+    assert!(!w.share() || w.len() == 1, "second block may not be free");
+    drop(w); // Miri checks the boxes are freed exactly once
+}

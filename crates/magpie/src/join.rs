@@ -1,0 +1,93 @@
+//! `join`: run two closures, potentially in parallel.
+//!
+//! The second closure is pushed on the worker's own queue (a plain store into its
+//! private BWoS block: no atomic operation, no fence), the first runs at once, and then
+//! the worker pops the second back and runs it inline unless a thief took it. A thief
+//! can take it only after the owner *shared* its block because someone was idle
+//! (`WorkerThread::push`), so uncontended joins stay as cheap as a function call plus a
+//! queue slot.
+
+use std::panic::{self, AssertUnwindSafe};
+
+use crate::job::StackJob;
+use crate::latch::SpinLatch;
+use crate::worker::WorkerThread;
+
+/// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
+///
+/// Called outside any pool, it runs in the global pool and blocks the caller. If either
+/// closure panics, `join` still waits for the other, then resumes the first panic (that
+/// of `oper_a` if both panic).
+///
+/// ```
+/// fn fib(n: u64) -> u64 {
+///     if n < 2 {
+///         return n;
+///     }
+///     let (a, b) = magpie::join(|| fib(n - 1), || fib(n - 2));
+///     a + b
+/// }
+/// assert_eq!(fib(20), 6765);
+/// ```
+pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    match WorkerThread::current() {
+        Some(worker) => join_in_worker(worker, oper_a, oper_b),
+        None => crate::global::registry()
+            .in_worker_cold(|worker| join_in_worker(worker, oper_a, oper_b)),
+    }
+}
+
+pub(crate) fn join_in_worker<A, B, RA, RB>(worker: &WorkerThread, oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    let job_b = StackJob::new(oper_b, SpinLatch::new(worker.registry(), worker.index()));
+    // SAFETY: this frame outlives the reference: below we either pop it back and run
+    // it here, or wait for its latch, before returning or unwinding.
+    let job_b_ref = unsafe { job_b.as_job_ref() };
+    let job_b_id = job_b_ref.id();
+    worker.push(job_b_ref);
+
+    let result_a = panic::catch_unwind(AssertUnwindSafe(oper_a));
+
+    // Take B back, or run other work until its thief finishes it.
+    let mut popped_back = false;
+    while !job_b.latch.core.probe() {
+        match worker.pop() {
+            Some(job) if job.id() == job_b_id => {
+                popped_back = true;
+                break;
+            }
+            Some(job) => worker.execute(job),
+            None => {
+                worker.wait_until(&job_b.latch.core);
+                break;
+            }
+        }
+    }
+
+    match result_a {
+        Ok(a) if popped_back => {
+            worker.count_task();
+            (a, job_b.run_inline())
+        }
+        Ok(a) => (a, job_b.into_result()),
+        Err(payload) => {
+            if popped_back {
+                // Every subtask finishes before the first panic resumes; B's own panic,
+                // if any, is the second one and is dropped.
+                let _ = panic::catch_unwind(AssertUnwindSafe(|| job_b.run_inline()));
+            }
+            panic::resume_unwind(payload)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! magpie: a work-stealing thread pool on block-based work-stealing (BWoS) queues.
+//!
+//! The API follows rayon-core: [`join`] two closures, open a [`scope`] and spawn
+//! borrowing tasks into it, [`spawn`] detached `'static` tasks, or build a
+//! [`ThreadPool`] with [`ThreadPoolBuilder`] and [`install`](ThreadPool::install) work
+//! into it. The free functions use the current pool inside a worker and a lazily built
+//! global pool elsewhere.
+//!
+//! ```
+//! let pool = magpie::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+//! let v: Vec<u64> = (0..10_000).collect();
+//! fn sum(xs: &[u64]) -> u64 {
+//!     if xs.len() <= 1_000 {
+//!         return xs.iter().sum();
+//!     }
+//!     let (l, r) = xs.split_at(xs.len() / 2);
+//!     let (a, b) = magpie::join(|| sum(l), || sum(r));
+//!     a + b
+//! }
+//! assert_eq!(pool.install(|| sum(&v)), 49_995_000);
+//! ```
+//!
+//! # What is underneath
+//! * Each worker owns a BWoS queue ([`magpie_queue::lifo`] by default, or
+//!   [`magpie_queue::fifo`]): the owner's push and pop in its private top block are plain
+//!   loads and stores, so an uncontended `join` costs no atomic read-modify-write and no
+//!   fence. Thieves take whole granted blocks' items, oldest first.
+//! * Work from outside the pool, and the oldest block of a full worker queue, go to the
+//!   two-lock injector ([`magpie_queue::twolock`]); nothing is lost when a queue fills.
+//! * BWoS thieves cannot take from the owner's private block, which starves them when
+//!   there are only a few tasks (paper §8). A worker that pushes while another is idle
+//!   *shares* its block (grants it early), so two long tasks run on two workers.
+//! * Idle workers search for a bounded time and then sleep; new visible work wakes one
+//!   sleeper. The protocol and why it loses no wake-up: `src/sleep.rs`.
+//! * Victims are chosen by a pluggable [`policy::VictimPolicy`]: random, seq, last,
+//!   best-of-two, best-of-many, NUMA-aware, probabilistic (BWoS §3.4), NUMA +
+//!   probabilistic and performance-driven.
+//! * A panic in `join` or `scope` waits for every sibling task and then resumes in the
+//!   caller; a panic in a detached `spawn` goes to a handler. The pool keeps working.
+//! * [`ThreadPool::stats`] reports per-worker counters.
+#![warn(missing_docs)]
+
+mod builder;
+mod global;
+mod job;
+mod join;
+mod latch;
+pub mod policy;
+mod pool;
+mod queue;
+mod registry;
+mod rng;
+mod scope;
+mod sleep;
+mod spawn;
+mod stats;
+mod sync;
+mod worker;
+
+pub use builder::{BuildError, ThreadPoolBuilder, DEFAULT_BLOCKS, DEFAULT_ENTRIES};
+pub use join::join;
+pub use pool::ThreadPool;
+pub use queue::{QueueFlavour, StealAmount};
+pub use rng::Rng;
+pub use scope::{scope, Scope};
+pub use spawn::spawn;
+pub use stats::{PoolStats, WorkerStats};
+
+/// The index of the calling thread in its pool, if it is a pool worker.
+pub fn current_thread_index() -> Option<usize> {
+    worker::WorkerThread::current().map(worker::WorkerThread::index)
+}
+
+/// Number of threads of the current pool (inside a worker) or of the global pool.
+pub fn current_num_threads() -> usize {
+    match worker::WorkerThread::current() {
+        Some(w) => w.registry().num_threads(),
+        None => global::registry().num_threads(),
+    }
+}

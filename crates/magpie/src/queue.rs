@@ -1,0 +1,166 @@
+//! The worker queues: a BWoS LIFO or FIFO queue of jobs, chosen when the pool is built.
+//!
+//! One enum per handle keeps the pool non-generic; the flavour never changes after
+//! build, so the `match` on the hot path is a perfectly predicted branch.
+
+use magpie_queue::{fifo, lifo, Config, Steal};
+
+use crate::job::JobRef;
+use crate::Rng;
+
+/// The order a worker runs its own queue in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum QueueFlavour {
+    /// Newest first (fork-join: `join` pops its second half back at once). The default.
+    #[default]
+    Lifo,
+    /// Oldest first (fair scheduling of spawned tasks, like an event loop).
+    Fifo,
+}
+
+/// How much a thief takes from a victim in one steal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StealAmount {
+    /// One job (the default; fork-join steals the biggest pending subtree).
+    #[default]
+    One,
+    /// Half a block of jobs.
+    HalfBlock,
+    /// A whole block of jobs.
+    Block,
+}
+
+impl StealAmount {
+    pub(crate) fn items(self, entries: usize) -> usize {
+        match self {
+            StealAmount::One => 1,
+            StealAmount::HalfBlock => (entries / 2).max(1),
+            StealAmount::Block => entries,
+        }
+    }
+}
+
+pub(crate) enum LocalQueue {
+    Lifo(lifo::Worker<JobRef>),
+    Fifo(fifo::Worker<JobRef>),
+}
+
+pub(crate) enum QueueStealer {
+    Lifo(lifo::Stealer<JobRef>),
+    Fifo(fifo::Stealer<JobRef>),
+}
+
+impl LocalQueue {
+    pub(crate) fn new(flavour: QueueFlavour, config: Config) -> Self {
+        match flavour {
+            QueueFlavour::Lifo => LocalQueue::Lifo(lifo::Worker::with_config(config)),
+            QueueFlavour::Fifo => LocalQueue::Fifo(fifo::Worker::with_config(config)),
+        }
+    }
+
+    pub(crate) fn stealer(&self) -> QueueStealer {
+        match self {
+            LocalQueue::Lifo(w) => QueueStealer::Lifo(w.stealer()),
+            LocalQueue::Fifo(w) => QueueStealer::Fifo(w.stealer()),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn push(&self, job: JobRef) -> Result<(), JobRef> {
+        match self {
+            LocalQueue::Lifo(w) => w.push(job),
+            LocalQueue::Fifo(w) => w.push(job),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn pop(&self) -> Option<JobRef> {
+        match self {
+            LocalQueue::Lifo(w) => w.pop(),
+            LocalQueue::Fifo(w) => w.pop(),
+        }
+    }
+
+    /// The oldest block's jobs, to spill to the injector.
+    pub(crate) fn pop_block(&self) -> Option<Vec<JobRef>> {
+        match self {
+            LocalQueue::Lifo(w) => w.pop_block(),
+            LocalQueue::Fifo(w) => w.pop_block(),
+        }
+    }
+
+    /// LIFO: grant the private top block to thieves (see `lifo::Worker::share`).
+    /// FIFO has no private block to grant; the caller spills instead.
+    pub(crate) fn share(&self) -> bool {
+        match self {
+            LocalQueue::Lifo(w) => w.share(),
+            LocalQueue::Fifo(_) => false,
+        }
+    }
+
+    /// Whether the owner holds no private (unstealable) job: always true for FIFO,
+    /// whose pushes are published at once.
+    #[inline]
+    pub(crate) fn private_is_empty(&self) -> bool {
+        match self {
+            LocalQueue::Lifo(w) => w.private_len() == 0,
+            LocalQueue::Fifo(_) => true,
+        }
+    }
+
+    /// Whether thieves may find something of ours already (cheap for LIFO: one load).
+    pub(crate) fn granted_hint(&self) -> bool {
+        match self {
+            LocalQueue::Lifo(w) => w.granted_may_have_items(),
+            LocalQueue::Fifo(w) => !w.is_empty(),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        match self {
+            LocalQueue::Lifo(w) => w.is_empty(),
+            LocalQueue::Fifo(w) => w.is_empty(),
+        }
+    }
+}
+
+impl QueueStealer {
+    /// Steals up to `max` jobs: the first is returned, the rest go to `dest`.
+    pub(crate) fn steal_into(&self, dest: &LocalQueue, max: usize) -> (Steal<JobRef>, usize) {
+        if max <= 1 {
+            let got = match self {
+                QueueStealer::Lifo(s) => s.steal(),
+                QueueStealer::Fifo(s) => s.steal(),
+            };
+            let n = usize::from(matches!(got, Steal::Success(_)));
+            return (got, n);
+        }
+        let moved = match (self, dest) {
+            (QueueStealer::Lifo(s), LocalQueue::Lifo(d)) => s.steal_batch_into(d, max),
+            (QueueStealer::Fifo(s), LocalQueue::Fifo(d)) => s.steal_batch_into(d, max),
+            _ => unreachable!("all queues of a pool share one flavour"),
+        };
+        match moved {
+            Steal::Success(n) => match dest.pop() {
+                Some(job) => (Steal::Success(job), n),
+                None => (Steal::Retry, n),
+            },
+            Steal::Empty => (Steal::Empty, 0),
+            Steal::Retry => (Steal::Retry, 0),
+        }
+    }
+
+    pub(crate) fn sample(&self, rng: &mut Rng) -> bool {
+        match self {
+            QueueStealer::Lifo(s) => s.sample(rng),
+            QueueStealer::Fifo(s) => s.sample(rng),
+        }
+    }
+
+    pub(crate) fn stealable_len(&self) -> usize {
+        match self {
+            QueueStealer::Lifo(s) => s.stealable_len(),
+            QueueStealer::Fifo(s) => s.stealable_len(),
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! A worker thread: its own queue, how it finds work (own queue → victims chosen by the
+//! policy → injector), and how it waits for a latch while staying useful.
+
+use std::cell::{Cell, UnsafeCell};
+use std::marker::PhantomData;
+use std::ptr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use magpie_queue::Steal;
+
+use crate::job::JobRef;
+use crate::latch::CoreLatch;
+use crate::policy::{StealOutcome, Thief, Topology, Victims};
+use crate::queue::LocalQueue;
+use crate::registry::Registry;
+use crate::stats::{bump, WorkerCounters};
+use crate::Rng;
+
+/// Search rounds that only spin before a worker yields its CPU between rounds.
+const SPIN_ROUNDS: u32 = 8;
+/// Search rounds (spinning, then yielding) before an idle worker parks. Together about
+/// 10–100 µs: long enough to catch the next stealable job of a running computation,
+/// short enough that an idle pool sleeps at once.
+const SEARCH_ROUNDS: u32 = 40;
+/// Largest batch a worker takes from the injector at once.
+const INJECTOR_BATCH: usize = 32;
+
+thread_local! {
+    static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+}
+
+pub(crate) struct WorkerThread {
+    registry: Arc<Registry>,
+    index: usize,
+    local: LocalQueue,
+    thief: UnsafeCell<Option<Box<dyn Thief>>>,
+    rng: UnsafeCell<Rng>,
+    batch: UnsafeCell<Vec<JobRef>>,
+    wants_latency: bool,
+    /// Whether there are other workers to share with.
+    can_share: bool,
+    /// This worker's statistics (in the registry, which `registry` keeps alive).
+    counters: *const WorkerCounters,
+    /// `!Send` / `!Sync`: a worker is used only by its own thread.
+    _not_send: PhantomData<*const ()>,
+}
+
+/// Clears the thread-local worker pointer when the worker's thread leaves its loop.
+pub(crate) struct CurrentGuard;
+
+impl Drop for CurrentGuard {
+    fn drop(&mut self) {
+        CURRENT.with(|c| c.set(ptr::null()));
+    }
+}
+
+impl WorkerThread {
+    pub(crate) fn new(registry: Arc<Registry>, index: usize, local: LocalQueue) -> Self {
+        let n = registry.num_threads();
+        let thief = (n >= 2).then(|| registry.policy.thief(index, n));
+        let wants_latency = registry.policy.wants_latency();
+        let counters: *const WorkerCounters = &registry.threads[index].counters;
+        Self {
+            registry,
+            index,
+            local,
+            thief: UnsafeCell::new(thief),
+            rng: UnsafeCell::new(Rng::new(0x6d61_6770_6965 ^ index as u64)),
+            batch: UnsafeCell::new(Vec::with_capacity(INJECTOR_BATCH)),
+            wants_latency,
+            can_share: n >= 2,
+            counters,
+            _not_send: PhantomData,
+        }
+    }
+
+    /// Registers `self` as this thread's worker until the guard drops.
+    pub(crate) fn set_current(&self) -> CurrentGuard {
+        CURRENT.with(|c| {
+            assert!(c.get().is_null(), "a thread runs one worker");
+            c.set(self);
+        });
+        CurrentGuard
+    }
+
+    /// The worker running on this thread, if any.
+    #[inline]
+    pub(crate) fn current() -> Option<&'static WorkerThread> {
+        let p = CURRENT.with(Cell::get);
+        // SAFETY: the pointer is set by `set_current` for the lifetime of the worker's
+        // main loop, which outlives every job (and so every caller) on this thread, and
+        // is cleared before the worker is dropped.
+        unsafe { p.as_ref() }
+    }
+
+    #[inline]
+    pub(crate) fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    #[inline]
+    pub(crate) fn registry_arc(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    #[inline]
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    #[inline]
+    fn counters(&self) -> &WorkerCounters {
+        // SAFETY: points into `self.registry`, which this worker keeps alive.
+        unsafe { &*self.counters }
+    }
+
+    /// Pushes a job on this worker's queue. A full queue spills its oldest block to the
+    /// injector; private work is shared when other workers are idle.
+    ///
+    /// When to share (BWoS §8: thieves cannot reach the owner's private block):
+    /// * some worker is idle (one Relaxed load), or
+    /// * the job is the owner's only pending one (the private block was empty and
+    ///   nothing is granted). A worker that becomes idle just after this push would
+    ///   otherwise wait for the whole of the sibling task; sharing the lone job closes
+    ///   that window at the cost of one block grant per empty-queue push, which deep
+    ///   recursion (fork-join) almost never pays.
+    #[inline]
+    pub(crate) fn push(&self, job: JobRef) {
+        let was_alone = self.local.private_is_empty();
+        if let Err(job) = self.local.push(job) {
+            self.spill(job);
+        } else if self.can_share && (was_alone || self.registry.sleep.anyone_idle()) {
+            self.share();
+        }
+    }
+
+    #[cold]
+    fn spill(&self, job: JobRef) {
+        if let Some(block) = self.local.pop_block() {
+            bump(&self.counters().spills, 1);
+            self.registry.inject_batch(block);
+        }
+        if let Err(job) = self.local.push(job) {
+            self.registry.inject(job);
+        }
+    }
+
+    /// Other workers are idle: make the private top block stealable, or (FIFO, which
+    /// has no private block to grant) hand the oldest block to the injector.
+    #[cold]
+    fn share(&self) {
+        if self.local.granted_hint() {
+            return; // thieves already have something of ours to take
+        }
+        if self.local.share() {
+            bump(&self.counters().shares, 1);
+            // The owner runs its shared jobs itself if nobody takes them, so a missed
+            // wake-up here costs parallelism, never progress: skip the fence when
+            // nobody is idle.
+            if self.registry.sleep.anyone_idle() {
+                self.registry.sleep.notify_work();
+            }
+        } else if matches!(self.local, LocalQueue::Fifo(_)) {
+            if let Some(block) = self.local.pop_block() {
+                bump(&self.counters().shares, 1);
+                self.registry.inject_batch(block);
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn pop(&self) -> Option<JobRef> {
+        self.local.pop()
+    }
+
+    /// Runs a job taken from a queue.
+    #[inline]
+    pub(crate) fn execute(&self, job: JobRef) {
+        bump(&self.counters().tasks, 1);
+        // SAFETY: every JobRef in a queue is live and runs once: whoever pops or
+        // steals it is its only runner.
+        unsafe { job.execute() };
+    }
+
+    /// Counts a job popped back and run inline (`join`'s second half).
+    #[inline]
+    pub(crate) fn count_task(&self) {
+        bump(&self.counters().tasks, 1);
+    }
+
+    /// Own queue first, then the victims, then the injector.
+    fn find_work(&self) -> Option<JobRef> {
+        self.local
+            .pop()
+            .or_else(|| self.steal())
+            .or_else(|| self.take_injected())
+    }
+
+    fn steal(&self) -> Option<JobRef> {
+        // SAFETY: `thief` and `rng` are touched only by this thread, and never
+        // re-entrantly: policies do not run jobs.
+        let thief = unsafe { &mut *self.thief.get() }.as_mut()?;
+        let rng = unsafe { &mut *self.rng.get() };
+        let registry = &*self.registry;
+        let victims = PoolVictims {
+            registry,
+            me: self.index,
+        };
+        let counters = self.counters();
+        for _ in 0..2 * (registry.num_threads() - 1) {
+            bump(&counters.steal_attempts, 1);
+            let Some(victim) = thief.choose(&victims, rng) else {
+                continue;
+            };
+            debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
+            let start = self.wants_latency.then(Instant::now);
+            let (got, items) = registry.threads[victim]
+                .stealer
+                .steal_into(&self.local, registry.steal_items);
+            let latency = start.map_or(Duration::ZERO, |s| s.elapsed());
+            let outcome = match &got {
+                Steal::Success(_) => StealOutcome::Success { items },
+                Steal::Empty => StealOutcome::Empty,
+                Steal::Retry => StealOutcome::Retry,
+            };
+            thief.record(victim, outcome, latency);
+            if let Steal::Success(job) = got {
+                bump(&counters.steals, 1);
+                bump(&counters.items_stolen, items as u64);
+                return Some(job);
+            }
+        }
+        None
+    }
+
+    /// A fair share of the injector: at most its length divided by the workers, so two
+    /// long jobs submitted together end up on two workers.
+    fn take_injected(&self) -> Option<JobRef> {
+        let injector = &self.registry.injector;
+        let len = injector.len();
+        if len == 0 {
+            return None;
+        }
+        if len == 1 {
+            return injector.try_pop();
+        }
+        let max =
+            (len / self.registry.num_threads()).clamp(1, INJECTOR_BATCH.min(self.registry.entries));
+        // SAFETY: only this thread touches its batch buffer, never re-entrantly.
+        let batch = unsafe { &mut *self.batch.get() };
+        injector.pop_batch(max, batch);
+        let mut jobs = batch.drain(..);
+        let first = jobs.next()?;
+        for job in jobs {
+            if let Err(job) = self.local.push(job) {
+                self.registry.inject(job);
+            }
+        }
+        if !self.local.is_empty() && self.registry.sleep.anyone_idle() {
+            self.share();
+        }
+        Some(first)
+    }
+
+    /// Whether work is visible anywhere a thief could take it (the sleep re-check).
+    fn work_visible(&self) -> bool {
+        !self.registry.injector.is_empty()
+            || self
+                .registry
+                .threads
+                .iter()
+                .enumerate()
+                .any(|(i, t)| i != self.index && t.stealer.stealable_len() > 0)
+    }
+
+    /// Runs other work until `latch` is set: the owner of a stolen join half, a scope
+    /// owner, and the main loop (whose latch is the terminate signal) all wait here.
+    #[inline]
+    pub(crate) fn wait_until(&self, latch: &CoreLatch) {
+        if !latch.probe() {
+            self.wait_until_cold(latch, false);
+        }
+    }
+
+    /// The worker's main loop: it starts counted as a searcher (see `Sleep::new`), so
+    /// owners share work with it from the moment the pool is built.
+    pub(crate) fn run_until(&self, terminate: &CoreLatch) {
+        self.wait_until_cold(terminate, true);
+    }
+
+    #[cold]
+    fn wait_until_cold(&self, latch: &CoreLatch, searching: bool) {
+        let sleep = &self.registry.sleep;
+        let mut searching_since = searching.then(Instant::now);
+        let mut rounds = 0u32;
+        while !latch.probe() {
+            if let Some(job) = self.find_work() {
+                if let Some(since) = searching_since.take() {
+                    self.add_idle(since);
+                    sleep.work_found();
+                }
+                rounds = 0;
+                self.execute(job);
+                continue;
+            }
+            if searching_since.is_none() {
+                searching_since = Some(Instant::now());
+                sleep.start_searching();
+            }
+            rounds += 1;
+            if rounds <= SPIN_ROUNDS {
+                for _ in 0..(1 << rounds) {
+                    std::hint::spin_loop();
+                }
+                continue;
+            }
+            if rounds <= SEARCH_ROUNDS {
+                std::thread::yield_now();
+                continue;
+            }
+            rounds = 0;
+            if !latch.get_sleepy() {
+                continue; // set meanwhile
+            }
+            bump(&self.counters().parks, 1);
+            sleep.sleep(self.index, || latch.probe() || self.work_visible());
+            latch.wake_up();
+        }
+        if let Some(since) = searching_since {
+            self.add_idle(since);
+            sleep.stop_searching();
+        }
+    }
+
+    fn add_idle(&self, since: Instant) {
+        let ns = since.elapsed().as_nanos().min(u64::MAX as u128) as u64;
+        bump(&self.counters().idle_ns, ns);
+    }
+
+    /// After terminate: run whatever work is left where this worker can find it.
+    pub(crate) fn drain(&self) {
+        while let Some(job) = self.find_work() {
+            self.execute(job);
+        }
+    }
+}
+
+/// The [`Victims`] view of a pool for its policies.
+struct PoolVictims<'a> {
+    registry: &'a Registry,
+    me: usize,
+}
+
+impl Victims for PoolVictims<'_> {
+    fn workers(&self) -> usize {
+        self.registry.num_threads()
+    }
+
+    fn me(&self) -> usize {
+        self.me
+    }
+
+    fn sample(&self, victim: usize, rng: &mut Rng) -> bool {
+        self.registry.threads[victim].stealer.sample(rng)
+    }
+
+    fn stealable_len(&self, victim: usize) -> usize {
+        self.registry.threads[victim].stealer.stealable_len()
+    }
+
+    fn tasks_run(&self, victim: usize) -> u64 {
+        self.registry.threads[victim]
+            .counters
+            .tasks
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn topology(&self) -> &Topology {
+        &self.registry.topology
+    }
+}

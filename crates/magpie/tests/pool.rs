@@ -1,0 +1,338 @@
+//! The pool's public behaviour: results, panics, spills, statistics, lifecycle.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use magpie::{QueueFlavour, StealAmount, ThreadPool, ThreadPoolBuilder};
+
+fn pool(n: usize) -> ThreadPool {
+    ThreadPoolBuilder::new().num_threads(n).build().unwrap()
+}
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = magpie::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+#[test]
+fn join_computes_fib_in_every_flavour_and_steal_amount() {
+    for flavour in [QueueFlavour::Lifo, QueueFlavour::Fifo] {
+        for amount in [StealAmount::One, StealAmount::HalfBlock, StealAmount::Block] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(3)
+                .flavour(flavour)
+                .steal_amount(amount)
+                .queue_geometry(4, 4)
+                .build()
+                .unwrap();
+            assert_eq!(pool.install(|| fib(20)), 6765, "{flavour:?} {amount:?}");
+        }
+    }
+}
+
+#[test]
+fn one_thread_pool_works() {
+    let pool = pool(1);
+    assert_eq!(pool.install(|| fib(18)), 2584);
+    assert_eq!(pool.current_num_threads(), 1);
+}
+
+#[test]
+fn scope_runs_every_task_and_borrows() {
+    let pool = pool(2);
+    let counter = AtomicUsize::new(0);
+    let mut data = vec![0u32; 1000];
+    pool.scope(|s| {
+        for chunk in data.chunks_mut(10) {
+            let counter = &counter;
+            s.spawn(move |s| {
+                for x in chunk.iter_mut() {
+                    *x += 1;
+                }
+                s.spawn(move |_| {
+                    counter.fetch_add(1, Ordering::Relaxed);
+                });
+            });
+        }
+    });
+    assert_eq!(counter.load(Ordering::Relaxed), 100);
+    assert!(data.iter().all(|&x| x == 1));
+}
+
+#[test]
+fn many_spawns_overflow_small_queues_without_loss() {
+    // 4 blocks × 2 entries per worker: spawning 10 000 tasks from one worker spills.
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .queue_geometry(2, 2)
+        .build()
+        .unwrap();
+    let counter = AtomicUsize::new(0);
+    pool.scope(|s| {
+        for _ in 0..10_000 {
+            s.spawn(|_| {
+                counter.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+    });
+    assert_eq!(counter.load(Ordering::Relaxed), 10_000);
+    assert!(pool.stats().total().spills > 0, "{}", pool.stats());
+}
+
+#[test]
+fn spawn_runs_detached_tasks() {
+    let pool = pool(2);
+    let (tx, rx) = mpsc::channel();
+    for i in 0..100 {
+        let tx = tx.clone();
+        pool.spawn(move || tx.send(i).unwrap());
+    }
+    let mut got: Vec<i32> = (0..100).map(|_| rx.recv().unwrap()).collect();
+    got.sort_unstable();
+    assert_eq!(got, (0..100).collect::<Vec<_>>());
+}
+
+#[test]
+fn join_panic_waits_for_the_other_half_then_resumes() {
+    let pool = pool(2);
+    let b_done = AtomicBool::new(false);
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        pool.join(
+            || panic!("left"),
+            || {
+                std::thread::sleep(Duration::from_millis(20));
+                b_done.store(true, Ordering::SeqCst);
+            },
+        )
+    }));
+    let payload = result.expect_err("the panic propagates");
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"left"));
+    assert!(
+        b_done.load(Ordering::SeqCst),
+        "join returned before its other half"
+    );
+    // The pool still works.
+    assert_eq!(pool.install(|| fib(15)), 610);
+}
+
+#[test]
+fn join_resumes_the_first_panic_when_both_panic() {
+    let pool = pool(2);
+    let payload = panic::catch_unwind(AssertUnwindSafe(|| {
+        pool.join(|| panic!("a"), || panic!("b"))
+    }))
+    .unwrap_err();
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"a"));
+    let payload =
+        panic::catch_unwind(AssertUnwindSafe(|| pool.join(|| 1, || panic!("b")))).unwrap_err();
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"b"));
+}
+
+#[test]
+fn scope_panic_waits_for_all_tasks() {
+    let pool = pool(2);
+    let done = AtomicUsize::new(0);
+    let payload = panic::catch_unwind(AssertUnwindSafe(|| {
+        pool.scope(|s| {
+            for i in 0..50 {
+                let done = &done;
+                s.spawn(move |_| {
+                    if i == 7 {
+                        panic!("task 7");
+                    }
+                    std::thread::sleep(Duration::from_micros(200));
+                    done.fetch_add(1, Ordering::SeqCst);
+                });
+            }
+        })
+    }))
+    .unwrap_err();
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"task 7"));
+    assert_eq!(
+        done.load(Ordering::SeqCst),
+        49,
+        "scope returned before its tasks"
+    );
+    assert_eq!(pool.install(|| fib(12)), 144);
+}
+
+#[test]
+fn spawn_panic_goes_to_the_handler_and_the_pool_survives() {
+    let (tx, rx) = mpsc::channel::<String>();
+    let tx = std::sync::Mutex::new(tx);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .panic_handler(move |p| {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            tx.lock().unwrap().send(msg).unwrap();
+        })
+        .build()
+        .unwrap();
+    pool.spawn(|| panic!("detached"));
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+        "detached"
+    );
+    assert_eq!(pool.install(|| fib(10)), 55);
+}
+
+#[test]
+fn install_propagates_panics_and_returns_values() {
+    let pool = pool(2);
+    assert_eq!(pool.install(|| 5), 5);
+    let err = panic::catch_unwind(AssertUnwindSafe(|| pool.install(|| panic!("inside"))));
+    assert!(err.is_err());
+    assert_eq!(pool.install(|| 6), 6);
+}
+
+#[test]
+fn thread_index_names_and_hooks() {
+    let started = Arc::new(AtomicUsize::new(0));
+    let exited = Arc::new(AtomicUsize::new(0));
+    let (s2, e2) = (started.clone(), exited.clone());
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(3)
+        .thread_name(|i| format!("worker-{i}"))
+        .start_handler(move |_| {
+            s2.fetch_add(1, Ordering::SeqCst);
+        })
+        .exit_handler(move |_| {
+            e2.fetch_add(1, Ordering::SeqCst);
+        })
+        .build()
+        .unwrap();
+    let (index, name) = pool.install(|| {
+        (
+            magpie::current_thread_index(),
+            std::thread::current().name().map(str::to_owned),
+        )
+    });
+    let index = index.expect("install runs on a worker");
+    assert!(index < 3);
+    assert_eq!(name.unwrap(), format!("worker-{index}"));
+    assert_eq!(pool.install(magpie::current_num_threads), 3);
+    assert_eq!(pool.current_thread_index(), None);
+    drop(pool);
+    assert_eq!(started.load(Ordering::SeqCst), 3);
+    assert_eq!(exited.load(Ordering::SeqCst), 3);
+}
+
+/// The BWoS §8 starvation case: two long tasks joined on a 2-worker pool must run at
+/// the same time (each waits to see the other start; without sharing the owner's
+/// block, the second would only start after the first gave up). Flags with a deadline
+/// rather than a `Barrier`, so a failure is a failed test, not a hang.
+#[test]
+fn two_long_joined_tasks_run_on_two_workers() {
+    let pool = pool(2);
+    for _ in 0..20 {
+        let started = [AtomicBool::new(false), AtomicBool::new(false)];
+        let wait_other = |me: usize| {
+            started[me].store(true, Ordering::SeqCst);
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !started[1 - me].load(Ordering::SeqCst) {
+                assert!(
+                    Instant::now() < deadline,
+                    "task {me} never saw its sibling run"
+                );
+                std::hint::spin_loop();
+            }
+        };
+        pool.join(|| wait_other(0), || wait_other(1));
+    }
+}
+
+#[test]
+fn two_long_injected_tasks_run_on_two_workers() {
+    let pool = pool(2);
+    for _ in 0..20 {
+        let started = [AtomicBool::new(false), AtomicBool::new(false)];
+        let wait_other = |me: usize| {
+            started[me].store(true, Ordering::SeqCst);
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !started[1 - me].load(Ordering::SeqCst) {
+                assert!(
+                    Instant::now() < deadline,
+                    "task {me} never saw its sibling run"
+                );
+                std::hint::spin_loop();
+            }
+        };
+        std::thread::scope(|ts| {
+            ts.spawn(|| {
+                pool.scope(|s| {
+                    s.spawn(|_| wait_other(0));
+                    s.spawn(|_| wait_other(1));
+                })
+            });
+        });
+    }
+}
+
+#[test]
+fn stats_count_tasks_and_display() {
+    let pool = pool(2);
+    pool.install(|| fib(20));
+    let stats = pool.stats();
+    let total = stats.total();
+    assert!(
+        total.tasks_run >= 10_945,
+        "every join half went through a queue: {total:?}"
+    );
+    assert!(total.steals <= total.steal_attempts);
+    assert!(total.items_stolen >= total.steals);
+    let text = stats.to_string();
+    assert!(
+        text.contains("total") && text.contains("policy random"),
+        "{text}"
+    );
+}
+
+#[test]
+fn global_pool_free_functions() {
+    assert_eq!(fib(15), 610);
+    let (a, b) = magpie::join(|| 1, || 2);
+    assert_eq!((a, b), (1, 2));
+    let mut x = 0;
+    magpie::scope(|s| s.spawn(|_| x = 5));
+    assert_eq!(x, 5);
+    assert!(magpie::current_num_threads() >= 1);
+    assert_eq!(magpie::current_thread_index(), None);
+}
+
+#[test]
+fn bad_configurations_are_typed_errors() {
+    let err = ThreadPoolBuilder::new()
+        .queue_geometry(1, 8)
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, magpie::BuildError::Queue(_)), "{err}");
+    let err = ThreadPoolBuilder::new()
+        .num_threads(1 << 20)
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(err, magpie::BuildError::TooManyThreads { .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_policy_computes_correct_results() {
+    for name in magpie::policy::NAMES {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(3)
+            .victim_policy_boxed(magpie::policy::by_name(name).unwrap())
+            .build()
+            .unwrap();
+        assert_eq!(pool.install(|| fib(18)), 2584, "{name}");
+        assert_eq!(pool.victim_policy(), *name);
+    }
+}
