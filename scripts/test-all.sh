@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. Stops at the first failure (non-zero exit).
 # Steps: rustfmt, clippy, docs, unit + integration + doc tests (release, stress included),
-# loom models, Miri on the unit tests, and the quick benchmark (so the harness cannot rot).
+# loom models, the examples, Miri on the queue unit tests, and the quick benchmark (so the harness cannot rot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
@@ -21,6 +21,14 @@ cargo test --workspace --release
 step "loom models (bounds: see the test files)"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --release -p magpie-queue --test loom_bwos --test loom_twolock
+# The pool's sleep protocol (crates/magpie/src/sleep.rs, module loom_tests).
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+  cargo test --release -p magpie --lib loom_tests
+
+step "examples"
+for ex in fib quicksort; do
+  cargo run --release -q -p magpie --example "$ex" -- --quick
+done
 
 step "Miri (unit tests)"
 if cargo +nightly miri --version >/dev/null 2>&1; then

@@ -312,3 +312,23 @@ fn lifo_two_thieves_one_block() {
 fn fifo_two_thieves_one_block() {
     two_thieves_one_block::<fifo::Worker<u64>>(2);
 }
+
+/// `lifo::Worker::share` grants a partial top block (its items moved to the block's
+/// end) while a thief steals and the owner then takes the rest back: the thief must
+/// see the moved items, and nothing may be consumed twice or lost.
+#[test]
+fn lifo_share_races_steal() {
+    model(|| {
+        let q = lifo::Worker::<u64>::with_config(Config::new(2, 4).unwrap());
+        let seen = Arc::new(Seen::default());
+        let t = thief::<lifo::Worker<u64>>(q.stealer(), seen.clone(), 2);
+        let mut owner = Owner::new(q);
+        owner.put(2);
+        assert!(owner.q.share(), "a free next block exists");
+        owner.get(1);
+        owner.put(1);
+        owner.get(2);
+        t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}

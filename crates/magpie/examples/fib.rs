@@ -1,6 +1,7 @@
 //! Fork-join Fibonacci with a `join` per call: the classic join-overhead benchmark.
 //!
-//! `cargo run --release -p magpie --example fib -- 30 [threads]`
+//! `cargo run --release -p magpie --example fib -- [N] [THREADS]` (default N = 30, all
+//! CPUs), or `-- --quick` for a CI-sized run.
 
 use std::time::Instant;
 
@@ -21,9 +22,18 @@ fn fib_seq(n: u64) -> u64 {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let n: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(30);
-    let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let mut nums = args.iter().filter(|a| *a != "--quick");
+    let n: u64 = match nums.next() {
+        Some(a) => a.parse().unwrap_or_else(|_| usage(a)),
+        None if quick => 24,
+        None => 30,
+    };
+    let threads: usize = match nums.next() {
+        Some(a) => a.parse().unwrap_or_else(|_| usage(a)),
+        None => 0,
+    };
     let pool = magpie::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -46,4 +56,9 @@ fn main() {
         pool.current_num_threads()
     );
     println!("{}", pool.stats());
+}
+
+fn usage(bad: &str) -> ! {
+    eprintln!("fib: expected a number, got {bad:?}\nusage: fib [N] [THREADS] [--quick]");
+    std::process::exit(2);
 }
