@@ -59,9 +59,37 @@ fn pin_to_cpu(_cpu: usize) -> bool {
     false
 }
 
+/// The 1-minute load average from `/proc/loadavg` (`None` where unavailable).
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// `"load average (1 min) L"`, plus a warning line when the machine was already busy
+/// (load ≥ 0.5) before a benchmark started; `hint` says where the noise shows.
+pub fn load_note(cores: usize, hint: &str) -> String {
+    match load_average() {
+        None => "load average (1 min) n/a".into(),
+        Some(l) if l >= 0.5 => format!(
+            "load average (1 min) {l:.2}\nWARNING: machine busy before the run (load {l:.2} on \
+             {cores} cores): expect noise; {hint}"
+        ),
+        Some(l) => format!("load average (1 min) {l:.2}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn load_note_names_the_load() {
+        assert!(load_note(2, "see spread %").starts_with("load average (1 min) "));
+    }
 
     #[test]
     fn at_least_one_cpu() {

@@ -25,6 +25,14 @@ fn run_twolock(opts: &RunOptions) -> Result<Outcome, BenchError> {
     crate::twolock::run(opts)
 }
 
+fn run_poolexp(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::poolexp::run(opts)
+}
+
+fn run_pool(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::pool::run(opts)
+}
+
 /// Every registered benchmark, in the order `bench all` runs them.
 pub fn benchmarks() -> &'static [Benchmark] {
     &[
@@ -37,6 +45,16 @@ pub fn benchmarks() -> &'static [Benchmark] {
             name: "twolock",
             about: "two-lock MPMC queue: N items through P producers / K consumers, paper configs vs peers; pop_batch",
             run: run_twolock,
+        },
+        Benchmark {
+            name: "poolexp",
+            about: "BWoS §6.2.3 pool of N queues: put/get/steal k*C per round, every victim policy, magpie vs crossbeam-deque and st3",
+            run: run_poolexp,
+        },
+        Benchmark {
+            name: "pool",
+            about: "fork-join and spawn vs rayon (and tokio): fib, quicksort, N-queens, tree sum, spawn, chained spawn, idle CPU",
+            run: run_pool,
         },
     ]
 }
@@ -59,6 +77,8 @@ mod tests {
         assert_eq!(sorted.len(), names.len());
         assert!(find("queue").is_some());
         assert!(find("twolock").is_some());
+        assert!(find("poolexp").is_some());
+        assert!(find("pool").is_some());
         assert!(find("nope").is_none());
     }
 }

@@ -61,6 +61,20 @@ impl Summary {
             (self.max - self.min) / self.median * 100.0
         }
     }
+
+    /// `median, min, max, q1, q3` with `decimals` decimals, then the spread in percent
+    /// with one: the summary columns of the benchmarks' CSV files.
+    pub fn csv_fields(&self, decimals: usize) -> [String; 6] {
+        let f = |x: f64| format!("{x:.decimals$}");
+        [
+            f(self.median),
+            f(self.min),
+            f(self.max),
+            f(self.q1),
+            f(self.q3),
+            format!("{:.1}", self.spread_pct()),
+        ]
+    }
 }
 
 /// Median of `samples` (`None` when empty).
@@ -105,6 +119,10 @@ mod tests {
         assert_eq!((s.q1, s.q3), (2.0, 4.0));
         assert_eq!(s.iqr(), 2.0);
         assert!((s.spread_pct() - 400.0 / 3.0).abs() < 1e-9);
+        assert_eq!(
+            s.csv_fields(0),
+            ["3", "1", "5", "2", "4", "133.3"].map(String::from)
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use magpie_bench::queue::{self, Only, QueueOptions};
-use magpie_bench::{registry, twolock, BenchError, Outcome, RunOptions};
+use magpie_bench::{pool, poolexp, registry, twolock, BenchError, Outcome, RunOptions};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -39,7 +39,7 @@ enum Command {
     after_help = "Speed claims are ratios of medians measured in one run, with repetitions and \
 spread (min..max). Use --quick for a short CI-sized run (< 60 s). Results: one CSV row per \
 implementation x configuration x repetition, a summary CSV, an SVG plot per experiment and \
-report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench twolock --quick\n  magpie bench \
+report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench twolock --quick\n  magpie bench pool --quick\n  magpie bench poolexp --quick\n  magpie bench \
 queue --reps 11 --only owner --out /tmp/q\n  magpie bench all --quick"
 )]
 struct BenchArgs {
@@ -65,7 +65,23 @@ enum BenchCommand {
     /// SegQueue, crossbeam-deque Injector and crossbeam ArrayQueue. Plus pop_batch(32) vs
     /// 32 x try_pop for one consumer.
     Twolock(TwolockArgs),
-    /// Run every registered benchmark (queue, twolock), each into OUT/<name>/
+    /// Fork-join and spawn: magpie vs rayon (and tokio) in the same run, 2 threads
+    ///
+    /// fib(32) with a join per call (1 and 2 threads), quicksort of 10 M u32, N-queens 12
+    /// and 13 (1 and 2 threads), binary tree sum of 2^20 and 2^24 nodes, 1 M tiny tasks
+    /// through scope/spawn (tokio: spawn), a chain of 100 k tasks each spawning the next,
+    /// and the CPU an idle pool uses over 1 s. --quick reduces the sizes (< 60 s).
+    Pool(PoolArgs),
+    /// BWoS §6.2.3 pool experiment: N queues, put/get then k*C steals per round, every policy
+    ///
+    /// N workers (N = 2 pinned; N = 8 oversubscribed on 2 cores) each own a queue of
+    /// C = 8192 u64 items. Each round: put until full, get until empty, then k*C
+    /// single-item steal attempts (k in 0, 25, 50, 100 %) on the other workers' queues,
+    /// victims chosen by a magpie victim policy. Throughput = (puts + gets + steals) / s
+    /// for magpie LIFO/FIFO vs crossbeam-deque and st3 under every policy. --quick runs
+    /// N = 8 with the random and magpie's best policies only.
+    Poolexp(PoolexpArgs),
+    /// Run every registered benchmark (queue, twolock, poolexp, pool), each into OUT/<name>/
     All(AllArgs),
 }
 
@@ -97,6 +113,24 @@ struct TwolockArgs {
     common: CommonArgs,
     /// Directory for CSV, SVG and report.txt (created if missing)
     #[arg(long, value_name = "DIR", default_value = "bench-results/twolock")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct PoolArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/pool")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct PoolexpArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/poolexp")]
     out: PathBuf,
 }
 
@@ -155,6 +189,14 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         BenchCommand::Twolock(t) => {
             let outcome = twolock::run(&t.common.options(t.out.clone()))?;
             print_outcome("twolock", &outcome);
+        }
+        BenchCommand::Pool(a) => {
+            let outcome = pool::run(&a.common.options(a.out.clone()))?;
+            print_outcome("pool", &outcome);
+        }
+        BenchCommand::Poolexp(a) => {
+            let outcome = poolexp::run(&a.common.options(a.out.clone()))?;
+            print_outcome("poolexp", &outcome);
         }
         BenchCommand::All(a) => {
             for b in registry::benchmarks() {
@@ -229,6 +271,31 @@ mod tests {
         assert!(t.common.quick);
         assert_eq!(t.common.reps, Some(2));
         assert_eq!(t.out, PathBuf::from("bench-results/twolock"));
+    }
+
+    #[test]
+    fn parses_pool_flags() {
+        let cli =
+            Cli::try_parse_from(["magpie", "bench", "pool", "--quick", "--reps", "4"]).unwrap();
+        let Command::Bench(b) = cli.command;
+        let BenchCommand::Pool(a) = b.which else {
+            panic!("expected pool");
+        };
+        assert!(a.common.quick);
+        assert_eq!(a.common.reps, Some(4));
+        assert_eq!(a.out, PathBuf::from("bench-results/pool"));
+    }
+
+    #[test]
+    fn parses_poolexp_flags() {
+        let cli = Cli::try_parse_from(["magpie", "bench", "poolexp", "--quick"]).unwrap();
+        let Command::Bench(b) = cli.command;
+        let BenchCommand::Poolexp(a) = b.which else {
+            panic!("expected poolexp");
+        };
+        assert!(a.common.quick);
+        assert_eq!(a.common.reps, None);
+        assert_eq!(a.out, PathBuf::from("bench-results/poolexp"));
     }
 
     #[test]

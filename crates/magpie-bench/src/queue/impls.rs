@@ -151,7 +151,7 @@ pub struct CrossbeamLifo(Crossbeam);
 pub struct CrossbeamFifo(Crossbeam);
 
 /// Thief handle for crossbeam-deque.
-pub struct CrossbeamThief(crossbeam_deque::Stealer<u64>);
+pub struct CrossbeamThief(pub(crate) crossbeam_deque::Stealer<u64>);
 
 impl Thief for CrossbeamThief {
     #[inline]
@@ -196,8 +196,8 @@ macro_rules! st3_flavour {
         /// Thief handle for st3: steals one item with `steal_and_pop(.., |_| 1)` into a
         /// thief-local destination that never receives anything.
         pub struct $thief {
-            s: st3::$m::Stealer<u64>,
-            dest: st3::$m::Worker<u64>,
+            pub(crate) s: st3::$m::Stealer<u64>,
+            pub(crate) dest: st3::$m::Worker<u64>,
         }
 
         impl Thief for $thief {

@@ -20,7 +20,7 @@ macro_rules! magpie_flavour {
         pub struct $ty($m::Worker<u64>);
 
         /// Thief handle for a magpie queue; `Retry` counts as a failed attempt.
-        pub struct $thief($m::Stealer<u64>);
+        pub struct $thief(pub(crate) $m::Stealer<u64>);
 
         impl Thief for $thief {
             #[inline]

@@ -82,7 +82,7 @@ impl StealRun {
 struct StopFlag(AtomicBool);
 
 /// CPU time consumed by the calling thread, in seconds (Linux only).
-fn thread_cpu_secs() -> Option<f64> {
+pub(crate) fn thread_cpu_secs() -> Option<f64> {
     #[cfg(target_os = "linux")]
     {
         let mut ts = libc::timespec {
@@ -100,7 +100,7 @@ fn thread_cpu_secs() -> Option<f64> {
 }
 
 /// CPU share `cpu / wall` from two CPU-time readings.
-fn share(c0: Option<f64>, c1: Option<f64>, wall: f64) -> Option<f64> {
+pub(crate) fn share(c0: Option<f64>, c1: Option<f64>, wall: f64) -> Option<f64> {
     match (c0, c1) {
         (Some(a), Some(b)) if wall > 0.0 => Some((b - a) / wall),
         _ => None,

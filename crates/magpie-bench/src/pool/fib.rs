@@ -1,0 +1,101 @@
+//! fib(n) with a `join` per call and no sequential cutoff: almost all of the time is the
+//! runtime's join overhead (fib(32) makes 3.5 M joins), which is the point.
+
+use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Pools, Sample, Workload};
+use crate::BenchError;
+
+/// fib(n) by naive recursion, both calls forked with `F::join`.
+pub fn fib<F: ForkJoin>(n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    let (a, b) = F::join(|| fib::<F>(n - 1), || fib::<F>(n - 2));
+    a + b
+}
+
+/// fib(n) iteratively: the expected answer.
+pub fn fib_reference(n: u32) -> u64 {
+    let (mut a, mut b) = (0u64, 1u64);
+    for _ in 0..n {
+        (a, b) = (b, a + b);
+    }
+    a
+}
+
+struct FibTask(u32);
+
+impl ForkJoinTask for FibTask {
+    type Out = u64;
+
+    fn run<F: ForkJoin>(self) -> u64 {
+        fib::<F>(self.0)
+    }
+}
+
+/// The fib workload at one `n`, on the given configurations.
+#[derive(Clone, Debug)]
+pub struct Fib {
+    n: u32,
+    configs: Vec<Config>,
+}
+
+impl Fib {
+    /// fib(`n`) on `configs`.
+    pub fn new(n: u32, configs: &[Config]) -> Fib {
+        Fib {
+            n,
+            configs: configs.to_vec(),
+        }
+    }
+}
+
+impl Workload for Fib {
+    fn family(&self) -> &'static str {
+        "fib"
+    }
+
+    fn size(&self) -> String {
+        format!("n={}", self.n)
+    }
+
+    fn label(&self) -> String {
+        format!("fib({})", self.n)
+    }
+
+    fn configs(&self) -> Vec<Config> {
+        self.configs.clone()
+    }
+
+    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
+        run_and_check(
+            FibTask(self.n),
+            c,
+            pools,
+            &self.label(),
+            fib_reference(self.n),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::run::{Rayon, FORK_JOIN_SPEEDUP};
+
+    #[test]
+    fn reference_values() {
+        let v: Vec<u64> = (0..10).map(fib_reference).collect();
+        assert_eq!(v, [0, 1, 1, 2, 3, 5, 8, 13, 21, 34]);
+        assert_eq!(fib_reference(32), 2_178_309);
+    }
+
+    #[test]
+    fn runs_and_verifies_on_every_config() {
+        let pools = Pools::build(&FORK_JOIN_SPEEDUP).unwrap();
+        let mut w = Fib::new(18, &FORK_JOIN_SPEEDUP);
+        for c in w.configs() {
+            assert_eq!(w.run(c, &pools).unwrap().answer, 2584);
+        }
+        assert_eq!(fib::<Rayon>(20), 6765);
+    }
+}

@@ -1,0 +1,115 @@
+//! Idle CPU: a pool that has just finished a job and then has nothing to do should not
+//! burn CPU (rayon-demo's `noop`; the bound for magpie is ≤ 1 % of a core).
+//!
+//! For each runtime in turn (and with no other pool alive in the process, since the
+//! clock is process-wide): build the pool (2 workers), then per repetition run one tiny
+//! job through it (so every worker has started and just gone idle), read the process CPU
+//! time (`getrusage(RUSAGE_SELF)`, user + system), sleep [`Params::idle`], read it again.
+//! The result is CPU time / wall time in % of one core; the sleeping main thread adds
+//! nothing measurable.
+//!
+//! [`Params::idle`]: super::Params::idle
+
+use std::time::{Duration, Instant};
+
+use super::run::{magpie_pool, rayon_pool, tokio_runtime, Runtime, THREADS};
+use crate::BenchError;
+
+/// User + system CPU time of the whole process, seconds.
+pub fn process_cpu_secs() -> Result<f64, BenchError> {
+    // SAFETY: `rusage` is plain data, so all-zero is a valid value; `getrusage` only
+    // writes into the struct passed.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a valid, writable `rusage`.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
+        return Err(BenchError::Worker(format!(
+            "getrusage failed: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Ok(tv(ru.ru_utime) + tv(ru.ru_stime))
+}
+
+/// CPU used by the process while the caller sleeps `span`, in % of one core.
+fn idle_pct(span: Duration) -> Result<f64, BenchError> {
+    let c0 = process_cpu_secs()?;
+    let t0 = Instant::now();
+    std::thread::sleep(span);
+    let c1 = process_cpu_secs()?;
+    let wall = t0.elapsed().as_secs_f64();
+    Ok((c1 - c0) / wall * 100.0)
+}
+
+/// The pool of one runtime.
+enum Idle {
+    Magpie(magpie::ThreadPool),
+    Rayon(rayon::ThreadPool),
+    Tokio(tokio::runtime::Runtime),
+}
+
+impl Idle {
+    fn build(rt: Runtime) -> Result<Idle, BenchError> {
+        Ok(match rt {
+            Runtime::Magpie => Idle::Magpie(magpie_pool(THREADS)?),
+            Runtime::Rayon => Idle::Rayon(rayon_pool(THREADS)?),
+            Runtime::Tokio => Idle::Tokio(tokio_runtime(THREADS)?),
+        })
+    }
+
+    /// A tiny job that gives both workers something to do (a join, or two spawned
+    /// tasks); whether it returned the right result.
+    fn warm_job(&self) -> bool {
+        match self {
+            Idle::Magpie(p) => p.install(|| magpie::join(|| 1, || 2)) == (1, 2),
+            Idle::Rayon(p) => p.install(|| rayon::join(|| 1, || 2)) == (1, 2),
+            Idle::Tokio(p) => p.block_on(async {
+                let a = tokio::spawn(async { 1 });
+                let b = tokio::spawn(async { 2 });
+                matches!((a.await, b.await), (Ok(1), Ok(2)))
+            }),
+        }
+    }
+}
+
+/// Idle CPU samples (% of one core) of one runtime: `reps` idle spans of `span` each,
+/// each right after a tiny job. The pool is built first and dropped after (untimed).
+pub fn measure(rt: Runtime, reps: usize, span: Duration) -> Result<Vec<f64>, BenchError> {
+    let pool = Idle::build(rt)?;
+    let mut out = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        if !pool.warm_job() {
+            return Err(BenchError::Worker(format!(
+                "idle: warm-up job on {} returned a wrong result",
+                rt.name()
+            )));
+        }
+        out.push(idle_pct(span)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_clock_advances_with_work() {
+        let c0 = process_cpu_secs().unwrap();
+        let t0 = Instant::now();
+        let mut x = 0u64;
+        while t0.elapsed() < Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        assert!(process_cpu_secs().unwrap() > c0);
+    }
+
+    #[test]
+    fn measures_every_runtime() {
+        for rt in Runtime::ALL {
+            let v = measure(rt, 1, Duration::from_millis(20)).unwrap();
+            assert_eq!(v.len(), 1);
+            assert!(v[0].is_finite() && v[0] >= 0.0, "{v:?}");
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Fork-join and spawn benchmarks of the magpie thread pool against rayon (and tokio for
+//! spawning), issue 4: `magpie bench pool`.
+//!
+//! * [`fib`]: fib(32) with a `join` per call, no cutoff (join overhead); 1 and 2 threads.
+//! * [`sort`]: quicksort of 10 M random `u32`s, `join` recursion above a cutoff.
+//! * [`nqueens`]: N-queens 12 and 13 solution counts, candidates forked per row; 1 and
+//!   2 threads.
+//! * [`tree`]: sum of a binary tree of 2^20 and 2^24 nodes by `join` recursion.
+//! * [`spawn`]: 1 M tiny tasks through `scope`/`spawn` (tokio: `tokio::spawn`), and a
+//!   chain of 100 k tasks each spawning the next.
+//! * [`idle`]: process CPU time of an idle pool over 1 s.
+//!
+//! Each runtime gets one pool per thread count, built before anything is timed
+//! ([`run::Pools`]); magpie and rayon run the same generic code ([`run::ForkJoin`]).
+//! Every answer is verified. `--quick` reduces the sizes (same code paths) so the whole
+//! benchmark stays under a minute on 2 cores, and says so in its output. Results:
+//! tables with PASS/MISS targets, CSV of every run, summary CSVs, three SVG charts and
+//! report.txt ([`report`]).
+
+pub mod fib;
+pub mod idle;
+pub mod nqueens;
+pub mod report;
+pub mod run;
+pub mod sort;
+pub mod spawn;
+pub mod tree;
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use report::{Info, Measured};
+use run::{Config, Pools, Runtime, Workload, FORK_JOIN, FORK_JOIN_SPEEDUP, SPAWN};
+use spawn::Pattern;
+
+/// Sizes of the workloads, derived from `--quick` and `--reps`.
+#[derive(Clone, Debug)]
+pub struct Params {
+    /// Reduced sizes (`--quick`).
+    pub quick: bool,
+    /// Repetitions per cell (after one warm-up run).
+    pub reps: usize,
+    /// fib(n).
+    pub fib_n: u32,
+    /// Elements to quicksort.
+    pub sort_len: usize,
+    /// Sequential cutoff of the quicksort (the same for every runtime).
+    pub sort_cutoff: usize,
+    /// N-queens board sizes.
+    pub queens: Vec<u32>,
+    /// Tree sizes as powers of two.
+    pub tree_log2: Vec<u32>,
+    /// Tasks of the flat spawn workload.
+    pub spawn_tasks: u64,
+    /// Tasks of the chained spawn workload.
+    pub chain_tasks: u64,
+    /// Length of one idle-CPU measurement.
+    pub idle: Duration,
+    /// Pause before every run, so the previously used pool has parked its workers.
+    pub settle: Duration,
+    /// Cores available to this process.
+    pub cores: usize,
+}
+
+impl Params {
+    /// Full: the sizes of issue 4, 7 repetitions. Quick: fib(29), 1 M sort, queens
+    /// 10/11, trees of 2^16/2^18 nodes, 100 k spawns, 10 k chain, 3 repetitions.
+    pub fn new(quick: bool, reps: Option<usize>) -> Params {
+        let full = Params {
+            quick,
+            reps: reps.unwrap_or(7),
+            fib_n: 32,
+            sort_len: 10_000_000,
+            sort_cutoff: sort::CUTOFF,
+            queens: vec![12, 13],
+            tree_log2: vec![20, 24],
+            spawn_tasks: 1_000_000,
+            chain_tasks: 100_000,
+            idle: Duration::from_secs(1),
+            settle: Duration::from_millis(20),
+            cores: affinity::available_cores(),
+        };
+        if !quick {
+            return full;
+        }
+        Params {
+            reps: reps.unwrap_or(3),
+            fib_n: 29,
+            sort_len: 1_000_000,
+            queens: vec![10, 11],
+            tree_log2: vec![16, 18],
+            spawn_tasks: 100_000,
+            chain_tasks: 10_000,
+            ..full
+        }
+    }
+
+    /// The workloads in table order (builds the trees and the sort input: untimed).
+    pub fn workloads(&self) -> Result<Vec<Box<dyn Workload>>, BenchError> {
+        let mut w: Vec<Box<dyn Workload>> =
+            vec![Box::new(fib::Fib::new(self.fib_n, &FORK_JOIN_SPEEDUP))];
+        w.push(Box::new(sort::Sort::new(
+            self.sort_len,
+            self.sort_cutoff,
+            &FORK_JOIN,
+        )));
+        for &n in &self.queens {
+            w.push(Box::new(nqueens::Queens::new(n, &FORK_JOIN_SPEEDUP)?));
+        }
+        for &k in &self.tree_log2 {
+            eprintln!("pool: building a tree of 2^{k} nodes (untimed)");
+            w.push(Box::new(tree::TreeSum::new(k, &FORK_JOIN)?));
+        }
+        w.push(Box::new(spawn::Spawn::new(
+            Pattern::Flat,
+            self.spawn_tasks,
+            &SPAWN,
+        )?));
+        w.push(Box::new(spawn::Spawn::new(
+            Pattern::Chain,
+            self.chain_tasks,
+            &SPAWN,
+        )?));
+        Ok(w)
+    }
+}
+
+/// Runs every workload and the idle measurement, prints tables and writes CSV + SVG +
+/// report.txt.
+pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    if opts.reps == Some(0) {
+        return Err(BenchError::Invalid("--reps must be at least 1".into()));
+    }
+    output::prepare_dir(&opts.out_dir)?;
+    run_params(&Params::new(opts.quick, opts.reps), &opts.out_dir)
+}
+
+/// [`run()`] with explicit sizes, into the existing directory `dir`.
+pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
+    let env = environment_note(p);
+    println!("{env}");
+    let mut report = env;
+
+    let mut workloads = p.workloads()?;
+    let infos: Vec<Info> = workloads.iter().map(|w| Info::of(w.as_ref())).collect();
+    let configs: Vec<Config> = workloads.iter().flat_map(|w| w.configs()).collect();
+    let pools = Pools::build(&configs)?;
+    let mut runs = report::runs_csv();
+    let cells = run::measure(&mut workloads, &pools, p.reps, p.settle, &mut runs)?;
+    // The idle clock is process-wide: no other pool may be alive while it runs.
+    drop(pools);
+    drop(workloads);
+    let mut idle = Vec::new();
+    for rt in Runtime::ALL {
+        eprintln!(
+            "pool: idle CPU of {} ({} x {:?})",
+            rt.name(),
+            p.reps,
+            p.idle
+        );
+        idle.push((rt, idle::measure(rt, p.reps, p.idle)?));
+    }
+
+    let r = report::render(
+        &Measured {
+            infos: &infos,
+            cells: &cells,
+            idle: &idle,
+            idle_span: p.idle,
+            reps: p.reps,
+        },
+        &runs,
+        dir,
+    )?;
+    print!("{}", r.text);
+    report.push_str(&r.text);
+    let mut outcome = Outcome {
+        files: r.files,
+        targets: r.targets,
+    };
+    outcome
+        .files
+        .push(output::write_file(dir, "report.txt", &report)?);
+    Ok(outcome)
+}
+
+/// The sizes, the machine (cores, load) and, in quick mode, that the sizes are reduced.
+fn environment_note(p: &Params) -> String {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "pool bench: fib({}), quicksort of {} u32 (cutoff {}), queens {}, tree sum 2^{} nodes, \
+         {} spawned tasks, chain of {}; idle {:?}; {} reps after one warm-up run; unpinned pool \
+         threads; {} core(s) available; {}",
+        p.fib_n,
+        p.sort_len,
+        p.sort_cutoff,
+        join_list(&p.queens),
+        join_list(&p.tree_log2),
+        p.spawn_tasks,
+        p.chain_tasks,
+        p.idle,
+        p.reps,
+        p.cores,
+        affinity::load_note(p.cores, "see spread %"),
+    );
+    if p.quick {
+        s.push_str(
+            "\nQUICK MODE: sizes reduced (full: fib(32), 10M sort, queens 12/13, trees 2^20/2^24, \
+             1M spawns, chain 100k); the targets are stated for the full sizes",
+        );
+    }
+    if p.cores < run::THREADS {
+        let _ = write!(
+            s,
+            "\nWARNING: {} core(s) for {}-thread pools: threads time-slice, speedups are meaningless",
+            p.cores,
+            run::THREADS
+        );
+    }
+    s.push('\n');
+    s
+}
+
+fn join_list(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_sizes_are_smaller() {
+        let q = Params::new(true, None);
+        let f = Params::new(false, Some(2));
+        assert!(q.fib_n < f.fib_n && q.sort_len < f.sort_len);
+        assert_eq!(
+            (f.fib_n, f.sort_len, f.spawn_tasks),
+            (32, 10_000_000, 1_000_000)
+        );
+        assert_eq!(
+            (f.queens.clone(), f.tree_log2.clone()),
+            (vec![12, 13], vec![20, 24])
+        );
+        assert_eq!(f.reps, 2);
+        assert!(environment_note(&q).contains("QUICK MODE"));
+        assert!(!environment_note(&f).contains("QUICK MODE"));
+    }
+
+    #[test]
+    fn zero_reps_is_rejected() {
+        let opts = RunOptions {
+            quick: true,
+            reps: Some(0),
+            out_dir: std::env::temp_dir().join("magpie-pool-zero-reps"),
+        };
+        assert!(run(&opts).is_err());
+    }
+
+    /// Tiny sizes through the whole pipeline: every file is written and every target
+    /// has a measured value (no timing assertions).
+    #[test]
+    fn tiny_run_writes_every_file() {
+        let dir = std::env::temp_dir().join(format!("magpie-pool-test-{}", std::process::id()));
+        output::prepare_dir(&dir).unwrap();
+        let p = Params {
+            reps: 2,
+            fib_n: 12,
+            sort_len: 20_000,
+            sort_cutoff: 1000,
+            queens: vec![6, 7],
+            tree_log2: vec![8, 10],
+            spawn_tasks: 1000,
+            chain_tasks: 200,
+            idle: Duration::from_millis(10),
+            settle: Duration::ZERO,
+            ..Params::new(true, None)
+        };
+        let out = run_params(&p, &dir).unwrap();
+        assert_eq!(out.files.len(), 8);
+        for f in &out.files {
+            assert!(std::fs::metadata(f).unwrap().len() > 0, "{}", f.display());
+        }
+        let runs = std::fs::read_to_string(dir.join("pool_runs.csv")).unwrap();
+        // fib and 2 queens on 4 configs, sort and 2 trees on 2, 2 spawn patterns on 3.
+        assert_eq!(runs.lines().count(), 1 + p.reps * (3 * 4 + 3 * 2 + 2 * 3));
+        let report = std::fs::read_to_string(dir.join("report.txt")).unwrap();
+        assert!(report.contains("QUICK MODE") && report.contains("idle CPU"));
+        // fib vs rayon, spawn, quicksort, 2 trees, fib speedup, 2 queens speedups.
+        assert_eq!(out.targets.len(), 8);
+        assert!(out.targets.iter().all(|t| t.measured.is_some()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

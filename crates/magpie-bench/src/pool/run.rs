@@ -1,0 +1,520 @@
+//! The runtimes under test and the measured loop.
+//!
+//! Every fork-join workload is written once, generic over [`ForkJoin`] (`join` and
+//! `scope`/`spawn`), and monomorphised for magpie and rayon, so both run exactly the same
+//! code; tokio, which has no `join`, takes part in the spawn workloads only. The pools
+//! ([`Pools`]) are built once per configuration before anything is timed.
+//!
+//! [`measure`] runs every cell (workload × runtime × threads) once untimed as a warm-up,
+//! then `reps` repetitions interleaved over all cells with a rotating start, so drift on
+//! a noisy machine hits every runtime alike. Before each run the harness sleeps
+//! [`Params::settle`](super::Params::settle) so the pool used by the previous cell has
+//! parked its workers and does not compete for the two cores. A run times only the call
+//! into the pool (`install`, or `block_on` for tokio) and returns its answer, which the
+//! workload verifies; a wrong answer is a [`BenchError::Worker`], never a data point.
+
+use std::thread;
+use std::time::Instant;
+
+use crate::csv::Csv;
+use crate::BenchError;
+
+/// A runtime under test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runtime {
+    /// `magpie::ThreadPool`.
+    Magpie,
+    /// `rayon::ThreadPool`.
+    Rayon,
+    /// tokio multi-thread runtime (spawn and idle workloads only).
+    Tokio,
+}
+
+impl Runtime {
+    /// All three, in table order.
+    pub const ALL: [Runtime; 3] = [Runtime::Magpie, Runtime::Rayon, Runtime::Tokio];
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::Magpie => "magpie",
+            Runtime::Rayon => "rayon",
+            Runtime::Tokio => "tokio",
+        }
+    }
+}
+
+/// One runtime at one thread count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The runtime.
+    pub runtime: Runtime,
+    /// Worker threads of its pool.
+    pub threads: usize,
+}
+
+impl Config {
+    /// `runtime` with `threads` workers.
+    pub const fn new(runtime: Runtime, threads: usize) -> Config {
+        Config { runtime, threads }
+    }
+}
+
+/// Threads of the compared configurations (the machine has 2 cores).
+pub const THREADS: usize = 2;
+
+/// magpie and rayon at [`THREADS`].
+pub const FORK_JOIN: [Config; 2] = [
+    Config::new(Runtime::Magpie, THREADS),
+    Config::new(Runtime::Rayon, THREADS),
+];
+
+/// magpie and rayon at 1 and [`THREADS`] threads (for the 1→2 speedup).
+pub const FORK_JOIN_SPEEDUP: [Config; 4] = [
+    Config::new(Runtime::Magpie, 1),
+    Config::new(Runtime::Magpie, THREADS),
+    Config::new(Runtime::Rayon, 1),
+    Config::new(Runtime::Rayon, THREADS),
+];
+
+/// magpie, rayon and tokio at [`THREADS`].
+pub const SPAWN: [Config; 3] = [
+    Config::new(Runtime::Magpie, THREADS),
+    Config::new(Runtime::Rayon, THREADS),
+    Config::new(Runtime::Tokio, THREADS),
+];
+
+/// `join` and `scope` of one fork-join runtime, as associated functions so a workload
+/// written once against this trait is monomorphised per runtime. Called inside
+/// [`Pool::install`], they use that pool.
+pub trait ForkJoin {
+    /// The runtime's scope type.
+    type Scope<'s>: Spawner<'s>;
+
+    /// Runs `a` and `b`, potentially in parallel; returns both results.
+    fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send;
+
+    /// Runs `op` with a scope; returns when `op` and every task spawned in the scope
+    /// have finished.
+    fn scope<'s, OP, R>(op: OP) -> R
+    where
+        OP: FnOnce(&Self::Scope<'s>) -> R + Send,
+        R: Send;
+}
+
+/// A scope tasks can be spawned into (rayon's and magpie's `Scope`).
+pub trait Spawner<'s> {
+    /// Spawns `f` into the scope; `f` gets the scope to spawn more.
+    fn spawn_task<F>(&self, f: F)
+    where
+        F: FnOnce(&Self) + Send + 's;
+}
+
+/// A thread pool that runs closures inside itself.
+pub trait Pool: Sync {
+    /// The fork-join functions that use this pool inside [`Pool::install`].
+    type Fj: ForkJoin;
+
+    /// Runs `op` inside the pool and returns its result.
+    fn install<R, OP>(&self, op: OP) -> R
+    where
+        OP: FnOnce() -> R + Send,
+        R: Send;
+}
+
+/// Implements [`ForkJoin`] for `$name`, [`Spawner`] for `$krate::Scope` and [`Pool`] for
+/// `$krate::ThreadPool`, by forwarding to `$krate`'s functions of the same names (magpie
+/// and rayon share rayon-core's API).
+macro_rules! fork_join_runtime {
+    ($name:ident, $krate:ident) => {
+        #[doc = concat!("`", stringify!($krate), "::join` and `", stringify!($krate), "::scope`.")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name;
+
+        impl ForkJoin for $name {
+            type Scope<'s> = $krate::Scope<'s>;
+
+            fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+            where
+                A: FnOnce() -> RA + Send,
+                B: FnOnce() -> RB + Send,
+                RA: Send,
+                RB: Send,
+            {
+                $krate::join(a, b)
+            }
+
+            fn scope<'s, OP, R>(op: OP) -> R
+            where
+                OP: FnOnce(&$krate::Scope<'s>) -> R + Send,
+                R: Send,
+            {
+                $krate::scope(op)
+            }
+        }
+
+        impl<'s> Spawner<'s> for $krate::Scope<'s> {
+            fn spawn_task<F>(&self, f: F)
+            where
+                F: FnOnce(&Self) + Send + 's,
+            {
+                self.spawn(f);
+            }
+        }
+
+        impl Pool for $krate::ThreadPool {
+            type Fj = $name;
+
+            fn install<R, OP>(&self, op: OP) -> R
+            where
+                OP: FnOnce() -> R + Send,
+                R: Send,
+            {
+                $krate::ThreadPool::install(self, op)
+            }
+        }
+    };
+}
+
+fork_join_runtime!(Magpie, magpie);
+fork_join_runtime!(Rayon, rayon);
+
+/// Builds a magpie pool with `threads` workers.
+pub fn magpie_pool(threads: usize) -> Result<magpie::ThreadPool, BenchError> {
+    magpie::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| BenchError::Worker(format!("cannot build magpie pool: {e}")))
+}
+
+/// Builds a rayon pool with `threads` workers.
+pub fn rayon_pool(threads: usize) -> Result<rayon::ThreadPool, BenchError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| BenchError::Worker(format!("cannot build rayon pool: {e}")))
+}
+
+/// Builds a tokio multi-thread runtime with `threads` workers.
+pub fn tokio_runtime(threads: usize) -> Result<tokio::runtime::Runtime, BenchError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .build()
+        .map_err(|e| BenchError::Worker(format!("cannot build tokio runtime: {e}")))
+}
+
+/// Every pool of the timed workloads, built once before anything is measured.
+pub struct Pools {
+    magpie: Vec<(usize, magpie::ThreadPool)>,
+    rayon: Vec<(usize, rayon::ThreadPool)>,
+    tokio: Vec<(usize, tokio::runtime::Runtime)>,
+}
+
+impl Pools {
+    /// One pool per distinct config in `configs`; checks that each fork-join pool has the
+    /// requested number of threads.
+    pub fn build(configs: &[Config]) -> Result<Pools, BenchError> {
+        let mut pools = Pools {
+            magpie: Vec::new(),
+            rayon: Vec::new(),
+            tokio: Vec::new(),
+        };
+        for &c in configs {
+            let t = c.threads;
+            match c.runtime {
+                Runtime::Magpie if !pools.magpie.iter().any(|p| p.0 == t) => {
+                    let p = magpie_pool(t)?;
+                    check_threads(c, p.install(magpie::current_num_threads))?;
+                    pools.magpie.push((t, p));
+                }
+                Runtime::Rayon if !pools.rayon.iter().any(|p| p.0 == t) => {
+                    let p = rayon_pool(t)?;
+                    check_threads(c, p.install(rayon::current_num_threads))?;
+                    pools.rayon.push((t, p));
+                }
+                Runtime::Tokio if !pools.tokio.iter().any(|p| p.0 == t) => {
+                    pools.tokio.push((t, tokio_runtime(t)?));
+                }
+                _ => {}
+            }
+        }
+        Ok(pools)
+    }
+
+    /// The magpie pool with `threads` workers.
+    pub fn magpie(&self, threads: usize) -> Result<&magpie::ThreadPool, BenchError> {
+        lookup(&self.magpie, Runtime::Magpie, threads)
+    }
+
+    /// The rayon pool with `threads` workers.
+    pub fn rayon(&self, threads: usize) -> Result<&rayon::ThreadPool, BenchError> {
+        lookup(&self.rayon, Runtime::Rayon, threads)
+    }
+
+    /// The tokio runtime with `threads` workers.
+    pub fn tokio(&self, threads: usize) -> Result<&tokio::runtime::Runtime, BenchError> {
+        lookup(&self.tokio, Runtime::Tokio, threads)
+    }
+}
+
+fn check_threads(c: Config, got: usize) -> Result<(), BenchError> {
+    if got == c.threads {
+        Ok(())
+    } else {
+        Err(BenchError::Worker(format!(
+            "{} pool built with {} threads reports {got}",
+            c.runtime.name(),
+            c.threads
+        )))
+    }
+}
+
+fn lookup<T>(pools: &[(usize, T)], rt: Runtime, threads: usize) -> Result<&T, BenchError> {
+    pools
+        .iter()
+        .find(|p| p.0 == threads)
+        .map(|p| &p.1)
+        .ok_or_else(|| {
+            BenchError::Invalid(format!(
+                "no {} pool with {threads} threads was built",
+                rt.name()
+            ))
+        })
+}
+
+/// Error for a workload asked to run on a runtime it does not support.
+pub fn unsupported(workload: &str, rt: Runtime) -> BenchError {
+    BenchError::Invalid(format!("{workload} does not run on {}", rt.name()))
+}
+
+/// `Ok` when `got == want`; otherwise a wrong answer, which invalidates the run (it is
+/// an error, never a data point).
+pub fn check<T: PartialEq + std::fmt::Display>(
+    what: &str,
+    c: Config,
+    got: T,
+    want: T,
+) -> Result<(), BenchError> {
+    if got == want {
+        return Ok(());
+    }
+    Err(BenchError::Worker(format!(
+        "{what} on {} ({} threads): WRONG RESULT {got}, expected {want}",
+        c.runtime.name(),
+        c.threads
+    )))
+}
+
+/// A fork-join body, written once against [`ForkJoin`] and run inside one of the pools.
+pub trait ForkJoinTask: Send {
+    /// The body's result.
+    type Out: Send;
+
+    /// Runs the body with runtime `F`'s `join`/`scope`.
+    fn run<F: ForkJoin>(self) -> Self::Out;
+}
+
+/// Runs `task` inside the magpie or rayon pool of `c` and times exactly that call
+/// (`install` included, so a pool slow to wake pays for it). Tokio has no fork-join.
+pub fn run_in_pool<T: ForkJoinTask>(
+    task: T,
+    c: Config,
+    pools: &Pools,
+    what: &str,
+) -> Result<(T::Out, f64), BenchError> {
+    fn go<P: Pool, T: ForkJoinTask>(pool: &P, task: T) -> (T::Out, f64) {
+        timed(|| pool.install(|| task.run::<P::Fj>()))
+    }
+    match c.runtime {
+        Runtime::Magpie => Ok(go(pools.magpie(c.threads)?, task)),
+        Runtime::Rayon => Ok(go(pools.rayon(c.threads)?, task)),
+        Runtime::Tokio => Err(unsupported(what, c.runtime)),
+    }
+}
+
+/// [`run_in_pool`] for a task whose answer is a number known in advance: checks it
+/// against `want` and returns the sample.
+pub fn run_and_check<T: ForkJoinTask<Out = u64>>(
+    task: T,
+    c: Config,
+    pools: &Pools,
+    label: &str,
+    want: u64,
+) -> Result<Sample, BenchError> {
+    let (got, secs) = run_in_pool(task, c, pools, label)?;
+    check(label, c, got, want)?;
+    Ok(Sample { secs, answer: got })
+}
+
+/// Short count for labels: `10M`, `1M`, `100k`, `1500`.
+pub fn count_label(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+        n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+        n => n.to_string(),
+    }
+}
+
+/// Runs `op` and returns its result with the elapsed wall time in seconds.
+pub fn timed<R>(op: impl FnOnce() -> R) -> (R, f64) {
+    let t0 = Instant::now();
+    let r = op();
+    (r, t0.elapsed().as_secs_f64())
+}
+
+/// One timed, verified run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Wall time of the timed region, seconds.
+    pub secs: f64,
+    /// The verified answer (fib value, solution count, sum, …), for the CSV.
+    pub answer: u64,
+}
+
+/// One workload at one size, e.g. fib(32) or N-queens 13.
+pub trait Workload {
+    /// Family name, e.g. `fib`.
+    fn family(&self) -> &'static str;
+
+    /// Size label, e.g. `n=32`.
+    fn size(&self) -> String;
+
+    /// Display name, e.g. `fib(32)`.
+    fn label(&self) -> String;
+
+    /// Tasks per run, for workloads reported as a throughput (tasks/s).
+    fn tasks(&self) -> Option<u64> {
+        None
+    }
+
+    /// The configurations this workload is measured on.
+    fn configs(&self) -> Vec<Config>;
+
+    /// One run on `c`: untimed preparation, the timed call into the pool, verification.
+    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError>;
+}
+
+/// Samples of one cell (workload × config).
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// Index into the workload list.
+    pub workload: usize,
+    /// Runtime and threads.
+    pub config: Config,
+    /// Seconds per repetition.
+    pub secs: Vec<f64>,
+}
+
+/// Header of the per-run CSV written from [`measure`]'s rows.
+pub const RUNS_HEADER: [&str; 8] = [
+    "workload", "size", "label", "runtime", "threads", "rep", "seconds", "answer",
+];
+
+/// Warm-up plus `reps` interleaved repetitions of every cell; one CSV row per timed run
+/// goes into `runs`.
+pub fn measure(
+    workloads: &mut [Box<dyn Workload>],
+    pools: &Pools,
+    reps: usize,
+    settle: std::time::Duration,
+    runs: &mut Csv,
+) -> Result<Vec<Cell>, BenchError> {
+    let mut cells: Vec<Cell> = workloads
+        .iter()
+        .enumerate()
+        .flat_map(|(w, wl)| {
+            wl.configs().into_iter().map(move |config| Cell {
+                workload: w,
+                config,
+                secs: Vec::new(),
+            })
+        })
+        .collect();
+    eprintln!("pool: warm-up ({} cells)", cells.len());
+    for c in &cells {
+        thread::sleep(settle);
+        workloads[c.workload].run(c.config, pools)?;
+    }
+    for rep in 0..reps {
+        eprintln!(
+            "pool: repetition {}/{reps} ({} cells)",
+            rep + 1,
+            cells.len()
+        );
+        let offset = rep * cells.len() / reps.max(1);
+        for j in 0..cells.len() {
+            let i = (j + offset) % cells.len();
+            let cell = &mut cells[i];
+            let wl = &mut workloads[cell.workload];
+            thread::sleep(settle);
+            let s = wl.run(cell.config, pools)?;
+            cell.secs.push(s.secs);
+            runs.row(&[
+                wl.family().to_string(),
+                wl.size(),
+                wl.label(),
+                cell.config.runtime.name().to_string(),
+                cell.config.threads.to_string(),
+                (rep + 1).to_string(),
+                format!("{:.6}", s.secs),
+                s.answer.to_string(),
+            ]);
+        }
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_labels() {
+        let l: Vec<String> = [10_000_000, 1_000_000, 100_000, 1500, 7]
+            .into_iter()
+            .map(count_label)
+            .collect();
+        assert_eq!(l, ["10M", "1M", "100k", "1500", "7"]);
+    }
+
+    #[test]
+    fn pools_have_the_requested_threads() {
+        let cfgs = [
+            Config::new(Runtime::Magpie, 2),
+            Config::new(Runtime::Rayon, 1),
+            Config::new(Runtime::Rayon, 1),
+            Config::new(Runtime::Tokio, 2),
+        ];
+        let pools = Pools::build(&cfgs).unwrap();
+        assert_eq!(pools.rayon.len(), 1);
+        assert!(pools.magpie(2).is_ok());
+        assert!(pools.tokio(2).is_ok());
+        let err = pools.magpie(1).err().unwrap().to_string();
+        assert!(err.contains("no magpie pool with 1 threads"), "{err}");
+    }
+
+    #[test]
+    fn generic_join_and_scope_run_on_both() {
+        fn both<P: Pool>(p: &P) -> (u32, u32) {
+            let (a, b) = p.install(|| P::Fj::join(|| 1, || 2));
+            let n = std::sync::atomic::AtomicU32::new(0);
+            p.install(|| {
+                P::Fj::scope(|s| {
+                    for _ in 0..10 {
+                        s.spawn_task(|_| {
+                            n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        });
+                    }
+                })
+            });
+            (a + b, n.into_inner())
+        }
+        assert_eq!(both(&magpie_pool(2).unwrap()), (3, 10));
+        assert_eq!(both(&rayon_pool(2).unwrap()), (3, 10));
+    }
+}

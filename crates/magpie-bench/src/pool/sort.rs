@@ -1,0 +1,196 @@
+//! Parallel quicksort of random `u32`s: Hoare partition around a median-of-three pivot,
+//! the two sides forked with `join`, slices up to a sequential cutoff sorted with
+//! `sort_unstable` (the same cutoff for every runtime).
+//!
+//! The input is generated once from a fixed seed; each run first copies it into a
+//! preallocated buffer (untimed), sorts the buffer (timed) and compares it with a
+//! reference sorted once with `sort_unstable` (untimed): any difference is an error.
+
+use rand::rngs::SmallRng;
+use rand::{Rng as _, SeedableRng};
+
+use super::run::{
+    check, count_label, run_in_pool, Config, ForkJoin, ForkJoinTask, Pools, Sample, Workload,
+};
+use crate::BenchError;
+
+/// Slices of at most this many elements are sorted sequentially.
+pub const CUTOFF: usize = 8 * 1024;
+
+/// Seed of the input.
+pub const SEED: u64 = 0x6d61_6770_6965;
+
+/// Sorts `v` ascending: partition, then the two sides in parallel with `F::join`.
+pub fn quicksort<F: ForkJoin>(v: &mut [u32], cutoff: usize) {
+    if v.len() <= cutoff.max(16) {
+        v.sort_unstable();
+        return;
+    }
+    let p = partition(v);
+    let (lo, hi) = v.split_at_mut(p);
+    F::join(
+        || quicksort::<F>(lo, cutoff),
+        || quicksort::<F>(&mut hi[1..], cutoff),
+    );
+}
+
+/// Hoare partition of `v` (at least 3 elements) around the median of its first, middle
+/// and last elements. Returns the pivot's final index `p`: `v[..p] <= v[p] <= v[p+1..]`.
+/// Elements equal to the pivot stop both scans, so runs of equal keys split evenly.
+fn partition(v: &mut [u32]) -> usize {
+    let (n, m) = (v.len(), v.len() / 2);
+    if v[m] < v[0] {
+        v.swap(m, 0);
+    }
+    if v[n - 1] < v[0] {
+        v.swap(n - 1, 0);
+    }
+    if v[n - 1] < v[m] {
+        v.swap(n - 1, m);
+    }
+    v.swap(0, m);
+    let pivot = v[0];
+    let (mut i, mut j) = (1, n - 1);
+    loop {
+        while i <= j && v[i] < pivot {
+            i += 1;
+        }
+        while i <= j && v[j] > pivot {
+            j -= 1;
+        }
+        if i >= j {
+            break;
+        }
+        v.swap(i, j);
+        i += 1;
+        j -= 1;
+    }
+    v.swap(0, j);
+    j
+}
+
+struct SortTask<'a> {
+    v: &'a mut [u32],
+    cutoff: usize,
+}
+
+impl ForkJoinTask for SortTask<'_> {
+    type Out = ();
+
+    fn run<F: ForkJoin>(self) {
+        quicksort::<F>(self.v, self.cutoff);
+    }
+}
+
+/// The quicksort workload: `len` random `u32`s.
+#[derive(Clone, Debug)]
+pub struct Sort {
+    input: Vec<u32>,
+    reference: Vec<u32>,
+    buf: Vec<u32>,
+    cutoff: usize,
+    configs: Vec<Config>,
+}
+
+impl Sort {
+    /// Generates `len` random `u32`s from [`SEED`] and sorts a reference copy (untimed).
+    pub fn new(len: usize, cutoff: usize, configs: &[Config]) -> Sort {
+        let mut rng = SmallRng::seed_from_u64(SEED);
+        let input: Vec<u32> = (0..len).map(|_| rng.random()).collect();
+        let mut reference = input.clone();
+        reference.sort_unstable();
+        Sort {
+            buf: input.clone(),
+            input,
+            reference,
+            cutoff,
+            configs: configs.to_vec(),
+        }
+    }
+}
+
+impl Workload for Sort {
+    fn family(&self) -> &'static str {
+        "quicksort"
+    }
+
+    fn size(&self) -> String {
+        format!("n={}", self.input.len())
+    }
+
+    fn label(&self) -> String {
+        format!("qsort {}", count_label(self.input.len() as u64))
+    }
+
+    fn configs(&self) -> Vec<Config> {
+        self.configs.clone()
+    }
+
+    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
+        let label = self.label();
+        self.buf.copy_from_slice(&self.input);
+        let task = SortTask {
+            v: &mut self.buf,
+            cutoff: self.cutoff,
+        };
+        let ((), secs) = run_in_pool(task, c, pools, &label)?;
+        if self.buf != self.reference {
+            let at = self
+                .buf
+                .iter()
+                .zip(&self.reference)
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            check(
+                &format!("{label} (first difference at index {at})"),
+                c,
+                self.buf[at],
+                self.reference[at],
+            )?;
+        }
+        Ok(Sample {
+            secs,
+            answer: self.buf.len() as u64,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::run::{Rayon, FORK_JOIN};
+
+    #[test]
+    fn partition_splits_around_the_pivot() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        for len in [3usize, 4, 5, 17, 100, 1000] {
+            for range in [2u32, 10, u32::MAX] {
+                let mut v: Vec<u32> = (0..len).map(|_| rng.random_range(0..range)).collect();
+                let p = partition(&mut v);
+                assert!(v[..p].iter().all(|&x| x <= v[p]), "{len} {range}");
+                assert!(v[p + 1..].iter().all(|&x| x >= v[p]), "{len} {range}");
+            }
+        }
+    }
+
+    #[test]
+    fn sorts_with_small_cutoff_and_duplicates() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut v: Vec<u32> = (0..5000).map(|_| rng.random_range(0..50)).collect();
+        let mut want = v.clone();
+        want.sort_unstable();
+        let pool = crate::pool::run::rayon_pool(2).unwrap();
+        pool.install(|| quicksort::<Rayon>(&mut v, 0));
+        assert_eq!(v, want);
+    }
+
+    #[test]
+    fn runs_and_verifies_on_both() {
+        let pools = Pools::build(&FORK_JOIN).unwrap();
+        let mut w = Sort::new(50_000, 1000, &FORK_JOIN);
+        assert_eq!(w.label(), "qsort 50k");
+        for c in w.configs() {
+            assert_eq!(w.run(c, &pools).unwrap().answer, 50_000);
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The measurement plan: one cell per (workers `N`, implementation, `k`, policy), every
+//! cell measured `reps` times with repetitions interleaved over all cells (rotating the
+//! start), so a noisy machine's drift hits every implementation alike.
+//!
+//! At `k = 0` no steal is attempted, so the policy cannot matter: each implementation
+//! has one `k = 0` cell (policy "none") instead of one per policy.
+
+use super::policies;
+use super::run::{run_impl, Config, PoolRun};
+use super::Params;
+use crate::csv::Csv;
+use crate::queue::{Family, Impl};
+use crate::BenchError;
+
+/// Balancing factors `k` in percent of the capacity, as in the paper's Fig. 12.
+pub const K_PCT: [u32; 4] = [0, 25, 50, 100];
+
+/// Policy label of the `k = 0` cells.
+pub const NO_POLICY: &str = "none";
+
+/// One configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// Workers (= queues).
+    pub workers: usize,
+    /// Queue implementation.
+    pub imp: Impl,
+    /// Balancing factor, percent.
+    pub k_pct: u32,
+    /// Victim policy ([`NO_POLICY`] at `k = 0`).
+    pub policy: &'static str,
+}
+
+/// What one repetition of a cell measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// (puts + gets + steals) / s.
+    pub ops_per_sec: f64,
+    /// Items through the pool (puts) / s.
+    pub items_per_sec: f64,
+    /// Stolen / put, percent.
+    pub stolen_pct: f64,
+    /// Successful steals / attempts, percent.
+    pub success_pct: f64,
+    /// Mean time of one steal attempt (policy + steal), ns.
+    pub ns_per_attempt: f64,
+    /// Smallest worker CPU share.
+    pub min_cpu_share: Option<f64>,
+}
+
+/// The implementations compared: magpie, crossbeam-deque and st3, LIFO then FIFO.
+pub fn impls() -> Vec<Impl> {
+    Impl::all().into_iter().filter(|i| i.stealable()).collect()
+}
+
+/// The policies run at `k`: just [`NO_POLICY`] at `k = 0`, else `policies`.
+pub fn policies_at<'a>(k_pct: u32, policies: &'a [&'static str]) -> &'a [&'static str] {
+    if k_pct == 0 {
+        &[NO_POLICY]
+    } else {
+        policies
+    }
+}
+
+/// The cells for `workers` workers and the given policies.
+pub fn cells(workers: usize, policies: &[&'static str]) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for imp in impls() {
+        for k_pct in K_PCT {
+            for &policy in policies_at(k_pct, policies) {
+                out.push(Cell {
+                    workers,
+                    imp,
+                    k_pct,
+                    policy,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The CSV columns that name a cell (both CSV files start with them).
+pub const CELL_COLUMNS: [&str; 8] = [
+    "workers",
+    "cores",
+    "oversubscribed",
+    "impl",
+    "family",
+    "flavour",
+    "policy",
+    "k_pct",
+];
+
+impl Cell {
+    /// The values of [`CELL_COLUMNS`] on a machine with `cores` cores.
+    pub fn fields(&self, cores: usize) -> Vec<String> {
+        vec![
+            self.workers.to_string(),
+            cores.to_string(),
+            (self.workers > cores).to_string(),
+            self.imp.name().to_string(),
+            self.imp.family.name().to_string(),
+            self.imp.flavour.name().to_string(),
+            self.policy.to_string(),
+            self.k_pct.to_string(),
+        ]
+    }
+}
+
+/// A CSV whose columns are [`CELL_COLUMNS`] followed by `rest`.
+pub fn cell_csv(rest: &[&str]) -> Csv {
+    Csv::new(&[&CELL_COLUMNS[..], rest].concat())
+}
+
+/// Header of the per-repetition CSV.
+pub fn runs_csv() -> Csv {
+    cell_csv(&[
+        "rep",
+        "capacity",
+        "seconds",
+        "rounds",
+        "puts",
+        "gets",
+        "stolen",
+        "steal_attempts",
+        "skipped",
+        "empty",
+        "retry",
+        "drained",
+        "ops_per_sec",
+        "items_per_sec",
+        "stolen_pct",
+        "steal_success_pct",
+        "ns_per_steal_attempt",
+        "pinned",
+        "min_cpu_share",
+    ])
+}
+
+/// Measures one repetition of `cell`.
+pub fn measure_one(cell: &Cell, p: &Params, rep: usize) -> Result<PoolRun, BenchError> {
+    let policy = policies::get(if cell.policy == NO_POLICY {
+        policies::RANDOM
+    } else {
+        cell.policy
+    })?;
+    let cfg = Config {
+        workers: cell.workers,
+        cap: p.cap,
+        k_pct: cell.k_pct,
+        duration: p.duration,
+        pin: cell.workers <= p.cores,
+        seed: 0x5EED ^ ((rep as u64) << 16) ^ cell.k_pct as u64,
+    };
+    run_impl(cell.imp, &cfg, policy.as_ref())
+}
+
+/// Measures every cell `p.reps` times (interleaved), appending one row per run to `csv`.
+pub fn measure(
+    cells: &[Cell],
+    p: &Params,
+    csv: &mut Csv,
+    label: &str,
+) -> Result<Vec<Vec<Sample>>, BenchError> {
+    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); cells.len()];
+    for rep in 0..p.reps {
+        eprintln!(
+            "poolexp {label}: repetition {}/{} ({} cells)",
+            rep + 1,
+            p.reps,
+            cells.len()
+        );
+        let offset = rep * cells.len() / p.reps.max(1);
+        for j in 0..cells.len() {
+            let c = (j + offset) % cells.len();
+            let cell = &cells[c];
+            let r = measure_one(cell, p, rep)?;
+            let s = Sample {
+                ops_per_sec: r.ops_per_sec(),
+                items_per_sec: r.items_per_sec(),
+                stolen_pct: r.stolen_pct(),
+                success_pct: r.success_pct(),
+                ns_per_attempt: r.ns_per_attempt(),
+                min_cpu_share: r.min_cpu_share(),
+            };
+            samples[c].push(s);
+            let sum = |f: fn(&super::run::WorkerRun) -> u64| -> String {
+                r.workers.iter().map(f).sum::<u64>().to_string()
+            };
+            let mut row = cell.fields(p.cores);
+            row.extend([
+                (rep + 1).to_string(),
+                p.cap.to_string(),
+                format!("{:.6}", r.secs),
+                r.rounds().to_string(),
+                r.puts().to_string(),
+                r.gets().to_string(),
+                r.stolen().to_string(),
+                r.attempts().to_string(),
+                sum(|w| w.skipped),
+                sum(|w| w.empty),
+                sum(|w| w.retry),
+                r.drained.to_string(),
+                format!("{:.0}", s.ops_per_sec),
+                format!("{:.0}", s.items_per_sec),
+                format!("{:.3}", s.stolen_pct),
+                format!("{:.3}", s.success_pct),
+                format!("{:.1}", s.ns_per_attempt),
+                r.all_pinned().to_string(),
+                s.min_cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
+            ]);
+            csv.row(&row);
+        }
+    }
+    Ok(samples)
+}
+
+/// Whether `imp` is magpie's.
+pub fn is_magpie(imp: Impl) -> bool {
+    imp.family == Family::Magpie
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_k0_cell_per_impl_and_every_policy_elsewhere() {
+        let c = cells(2, &["a", "b"]);
+        assert_eq!(c.len(), impls().len() * (1 + 3 * 2));
+        assert_eq!(impls().len(), 6);
+        assert!(c.iter().all(|c| (c.k_pct == 0) == (c.policy == NO_POLICY)));
+    }
+
+    #[test]
+    fn measure_writes_one_row_per_run() {
+        let p = Params {
+            cap: 64,
+            reps: 2,
+            duration: std::time::Duration::from_millis(2),
+            cores: 2,
+            quick: true,
+        };
+        let c: Vec<Cell> = cells(2, &[policies::RANDOM])
+            .into_iter()
+            .filter(|c| c.k_pct == 0 || c.k_pct == 100)
+            .collect();
+        let mut csv = runs_csv();
+        let s = measure(&c, &p, &mut csv, "test").unwrap();
+        assert_eq!(csv.len(), c.len() * 2);
+        assert!(s
+            .iter()
+            .all(|v| v.len() == 2 && v.iter().all(|x| x.ops_per_sec > 0.0)));
+    }
+}

@@ -1,0 +1,171 @@
+//! The BWoS paper's pool experiment (OSDI'23 §6.2.3, Fig. 12) as `magpie bench poolexp`.
+//!
+//! `N` workers each own a queue of capacity `C = 8192` (magpie: 8 blocks × 1024). In each
+//! round a worker puts until its queue is full, gets until it is empty, then attempts
+//! `k · C` single-item steals from the other workers' queues, choosing each victim with a
+//! victim policy; `k ∈ {0, 25, 50, 100} %`. Throughput = successful puts + gets + steals
+//! per second of wall time, summed over the pool (the paper's metric). Every policy of
+//! [`magpie::policy`] runs on magpie's BWoS queues (LIFO, FIFO) and, through the same
+//! harness and the same [`Victims`](magpie::policy::Victims) view, on crossbeam-deque
+//! (`Worker::new_lifo` / `new_fifo` + `Stealer`) and st3 (`lifo` / `fifo` workers).
+//!
+//! Choices where the paper is silent, stated in the output too:
+//! * the stealing phase makes `k · C` steal *attempts* (an attempt whose victim is empty
+//!   still counts), so a round always ends even when every queue is empty;
+//! * steals take one item ([`Stolen`](steal::Stolen)); stolen items are consumed, not
+//!   pushed into the thief's queue, so every round refills the owner's queue from empty;
+//! * steals target the other workers' queues only (no global injector);
+//! * `N = 2` runs pinned (one worker per core); `N = 8` runs unpinned and oversubscribed
+//!   on a 2-core machine (the paper's 8 threads had 8 cores on two NUMA nodes);
+//! * the topology given to policies is uniform (one cache, one node), so NUMA-aware
+//!   policies see no structure to exploit here.
+//!
+//! Pieces: [`steal`] (the thief side of each queue), [`view`] (the policies' view),
+//! [`tally`] (item conservation), [`mod@run`] (one measured run), [`exp`] (cells and
+//! interleaved repetitions), [`policies`] (which policies), [`report`] (tables, CSV,
+//! SVG, target checks).
+
+pub mod exp;
+pub mod policies;
+pub mod report;
+pub mod run;
+pub mod steal;
+pub mod tally;
+pub mod view;
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::{affinity, output, BenchError, Outcome, RunOptions};
+
+/// Queue capacity `C`, as in the paper (and the queue benchmark).
+pub const CAPACITY: usize = crate::queue::CAPACITY;
+
+/// Worker counts: 2 (one per core here) and the paper's 8.
+pub const WORKERS: [usize; 2] = [2, 8];
+
+/// Sizes of the experiment, derived from `--quick` and `--reps`.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Queue capacity.
+    pub cap: usize,
+    /// Repetitions per cell.
+    pub reps: usize,
+    /// Timed duration of one run (each worker finishes the round it is in).
+    pub duration: Duration,
+    /// Cores available to this process.
+    pub cores: usize,
+    /// Quick mode: `N = 8` runs only the random policy and magpie's best policies at
+    /// `N = 2` (every policy otherwise).
+    pub quick: bool,
+}
+
+impl Params {
+    /// Quick: 3 repetitions of 30 ms runs; default: 7 repetitions of 150 ms runs.
+    pub fn new(quick: bool, reps: Option<usize>) -> Params {
+        Params {
+            cap: CAPACITY,
+            reps: reps.unwrap_or(if quick { 3 } else { 7 }),
+            duration: Duration::from_millis(if quick { 30 } else { 150 }),
+            cores: affinity::available_cores(),
+            quick,
+        }
+    }
+}
+
+/// Runs the experiment for `N = 2` then `N = 8`, prints tables and target checks, and
+/// writes the CSVs, SVGs and report.txt into the output directory.
+pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    if opts.reps == Some(0) {
+        return Err(BenchError::Invalid("--reps must be at least 1".into()));
+    }
+    let dir = opts.out_dir.clone();
+    output::prepare_dir(&dir)?;
+    let p = Params::new(opts.quick, opts.reps);
+    let all = policies::names();
+    for name in &all {
+        policies::get(name)?;
+    }
+    let env = environment_note(&p, &all);
+    println!("{env}");
+    let mut report_text = env;
+
+    let mut csv = exp::runs_csv();
+    let mut results = report::Results::default();
+    for workers in WORKERS {
+        let chosen = if p.quick && workers > p.cores {
+            results.quick_policies(WORKERS[0])
+        } else {
+            all.clone()
+        };
+        let cells = exp::cells(workers, &chosen);
+        let label = format!("N = {workers}");
+        let samples = exp::measure(&cells, &p, &mut csv, &label)?;
+        results.push(cells, samples)?;
+    }
+
+    let r = report::render(&results, &p, &all);
+    print!("{}", r.text);
+    report_text.push_str(&r.text);
+    let mut outcome = Outcome {
+        files: vec![
+            output::write_file(&dir, "poolexp_runs.csv", &csv.render())?,
+            output::write_file(&dir, "poolexp_summary.csv", &r.summary.render())?,
+        ],
+        targets: r.targets,
+    };
+    for (name, svg) in r.charts {
+        outcome.files.push(output::write_file(&dir, &name, &svg)?);
+    }
+    outcome
+        .files
+        .push(output::write_file(&dir, "report.txt", &report_text)?);
+    Ok(outcome)
+}
+
+/// One paragraph about the machine, the sizes and the choices made.
+fn environment_note(p: &Params, policies: &[&str]) -> String {
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "n/a".into());
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "poolexp bench (BWoS §6.2.3): C = {} u64 items per queue, k in {:?} % of C, N in {:?}; \
+         {} reps of {} ms per cell; {} core(s) available; load average (1 min) {load}",
+        p.cap,
+        exp::K_PCT,
+        WORKERS,
+        p.reps,
+        p.duration.as_millis(),
+        p.cores
+    );
+    let _ = writeln!(s, "policies: {}", policies.join(", "));
+    s.push_str(
+        "round = put until full, get until empty, k*C single-item steal attempts on the other \
+         workers' queues (victim chosen by the policy; stolen items consumed, not re-queued); \
+         throughput = (puts + gets + successful steals) / wall time\n",
+    );
+    let _ = writeln!(
+        s,
+        "pinning: one worker per core when N <= {} cores; larger N unpinned and OVERSUBSCRIBED",
+        p.cores
+    );
+    if p.quick {
+        s.push_str(
+            "quick mode: N = 8 runs only the random policy and magpie's best policies at N = 2 \
+             (k = 100 %); the full mode runs every policy at every N\n",
+        );
+    }
+    if let Ok(l) = load.parse::<f64>() {
+        if l >= 0.5 {
+            let _ = writeln!(
+                s,
+                "WARNING: machine busy before the run (load {l:.2} on {} cores): expect noise; see spread % and min cpu %",
+                p.cores
+            );
+        }
+    }
+    s
+}
