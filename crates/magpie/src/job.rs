@@ -9,7 +9,9 @@ use std::any::Any;
 use std::cell::UnsafeCell;
 use std::panic::{self, AssertUnwindSafe};
 
+use crate::job_cache::{JobCache, SLOT_ALIGN, SLOT_SIZE};
 use crate::latch::Latch;
+use crate::worker::WorkerThread;
 
 /// Something a worker can run through a [`JobRef`].
 pub(crate) trait Job {
@@ -136,27 +138,68 @@ impl<L: Latch, F: FnOnce() -> R, R> Job for StackJob<L, F, R> {
     }
 }
 
-/// A boxed job nobody waits for (`spawn`, `Scope::spawn`).
+/// A job nobody waits for (`spawn`, `Scope::spawn`), in a recycled slot of the spawning
+/// worker's [`JobCache`] when it fits, else boxed.
+#[repr(C)]
 pub(crate) struct HeapJob<F> {
+    /// The cache the slot belongs to; null for a box.
+    home: *const JobCache,
     func: F,
 }
 
 impl<F: FnOnce() + Send> HeapJob<F> {
-    pub(crate) fn new(func: F) -> Box<Self> {
-        Box::new(Self { func })
-    }
+    const FITS_SLOT: bool =
+        core::mem::size_of::<Self>() <= SLOT_SIZE && core::mem::align_of::<Self>() <= SLOT_ALIGN;
 
-    /// Leaks the box into a job reference; running it frees the box.
-    pub(crate) fn into_job_ref(self: Box<Self>) -> JobRef {
-        // SAFETY: the box is leaked until `execute` reclaims it, exactly once.
-        unsafe { JobRef::new(Box::into_raw(self)) }
+    /// Packages `func` as a job. `cache` must be the calling worker's own cache.
+    pub(crate) fn into_job_ref(func: F, cache: Option<&JobCache>) -> JobRef {
+        match cache {
+            Some(cache) if Self::FITS_SLOT => {
+                // SAFETY: the caller owns `cache`; the slot is large and aligned enough
+                // for `Self` (FITS_SLOT), and runs once via `execute`, which frees it.
+                unsafe {
+                    let slot = cache.alloc().cast::<Self>();
+                    slot.write(Self { home: cache, func });
+                    JobRef::new(slot)
+                }
+            }
+            _ => {
+                let job = Box::new(Self {
+                    home: core::ptr::null(),
+                    func,
+                });
+                // SAFETY: leaked until `execute` reclaims it, exactly once.
+                unsafe { JobRef::new(Box::into_raw(job)) }
+            }
+        }
     }
 }
 
 impl<F: FnOnce() + Send> Job for HeapJob<F> {
     unsafe fn execute(this: *const ()) {
-        // SAFETY: `this` came from `Box::into_raw` in `into_job_ref` and runs once.
-        let this = unsafe { Box::from_raw(this.cast::<Self>().cast_mut()) };
-        (this.func)();
+        let this = this.cast::<Self>().cast_mut();
+        // SAFETY: `this` came from `into_job_ref` and runs once.
+        let home = unsafe { (*this).home };
+        if home.is_null() {
+            // SAFETY: made by `Box::into_raw` in `into_job_ref`.
+            let job = unsafe { Box::from_raw(this) };
+            (job.func)();
+            return;
+        }
+        // Move the closure out and free the slot before running it, so the job's own
+        // spawns can reuse the slot at once.
+        // SAFETY: the slot holds an initialised `Self` that nobody else reads.
+        let func = unsafe { core::ptr::read(&(*this).func) };
+        let worker = WorkerThread::current().expect("jobs run on pool workers");
+        // SAFETY: the slot came from `home` and is no longer used; jobs run only on
+        // workers of the registry that holds `home`, which keeps it alive.
+        unsafe {
+            if core::ptr::eq(worker.job_cache(), home) {
+                (*home).free_private(this.cast());
+            } else {
+                worker.outbox().free(&*home, this.cast());
+            }
+        }
+        func();
     }
 }

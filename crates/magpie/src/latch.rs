@@ -122,25 +122,38 @@ impl CountLatch {
         }
     }
 
-    pub(crate) fn increment(&self) {
-        // Relaxed: the count is only compared with zero by its own decrements (AcqRel).
-        self.counter.fetch_add(1, Relaxed);
+    /// Counts `n` more outstanding jobs (or spawn credits, see `worker.rs`).
+    pub(crate) fn add(&self, n: usize) {
+        // Relaxed: the count is only compared with zero by its own decrements (AcqRel),
+        // and it cannot reach zero while the adder still holds a count.
+        self.counter.fetch_add(n, Relaxed);
     }
-}
 
-impl Latch for CountLatch {
-    unsafe fn set(this: *const Self) {
+    /// Removes `n` counts; the one that reaches zero sets the latch.
+    ///
+    /// # Safety
+    /// `this` is valid on entry and the caller holds `n` counts; it is not touched after
+    /// the final decrement.
+    pub(crate) unsafe fn sub(this: *const Self, n: usize) {
         // SAFETY: valid on entry; copy out before the final decrement.
         let (registry, owner) = unsafe { ((*this).registry, (*this).owner) };
-        // AcqRel: each finishing job's writes happen-before the last decrement, whose
-        // Release (via the latch swap) the owner acquires.
-        if unsafe { (*this).counter.fetch_sub(1, AcqRel) } == 1 {
+        // AcqRel: each finishing job's writes happen-before the last decrement (the
+        // RMWs form one release sequence), whose Release (via the latch swap) the owner
+        // acquires.
+        if unsafe { (*this).counter.fetch_sub(n, AcqRel) } == n {
             // SAFETY: the count was ours to drop to zero; the owner waits for `core`.
             if unsafe { CoreLatch::set(&(*this).core) } {
                 // SAFETY: the setter is a worker of this registry (see SpinLatch::set).
                 unsafe { (*registry).wake_specific(owner) };
             }
         }
+    }
+}
+
+impl Latch for CountLatch {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: forwarded; one count is ours.
+        unsafe { CountLatch::sub(this, 1) }
     }
 }
 

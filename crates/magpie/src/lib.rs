@@ -43,6 +43,7 @@
 mod builder;
 mod global;
 mod job;
+mod job_cache;
 mod join;
 mod latch;
 pub mod policy;

@@ -10,6 +10,7 @@ use magpie_queue::twolock::TwoLockQueue;
 
 use crate::builder::{BuildError, PanicHandler, ThreadHook, ThreadPoolBuilder};
 use crate::job::{JobRef, StackJob};
+use crate::job_cache::JobCache;
 use crate::latch::{CoreLatch, LockLatch};
 use crate::policy::{Topology, VictimPolicy};
 use crate::queue::{LocalQueue, QueueStealer};
@@ -22,6 +23,8 @@ pub(crate) struct ThreadInfo {
     pub(crate) counters: WorkerCounters,
     /// Set when the pool shuts down; the worker's main loop waits on it.
     pub(crate) terminate: CoreLatch,
+    /// Recycled slots for the jobs this worker spawns.
+    pub(crate) job_cache: JobCache,
 }
 
 pub(crate) struct Registry {
@@ -60,6 +63,7 @@ impl Registry {
                     stealer: local.stealer(),
                     counters: WorkerCounters::default(),
                     terminate: CoreLatch::new(),
+                    job_cache: JobCache::new(),
                 })
                 .collect(),
             injector: TwoLockQueue::new(),
@@ -130,6 +134,11 @@ impl Registry {
         OP: FnOnce(&WorkerThread) -> R + Send,
         R: Send,
     {
+        if let Some(worker) = WorkerThread::current() {
+            // A worker of another pool blocks here: report its batched scope counts
+            // first, someone may be waiting for them.
+            worker.flush_scope_counts();
+        }
         let job = StackJob::new(
             || {
                 let worker = WorkerThread::current().expect("injected jobs run on workers");

@@ -83,15 +83,20 @@ impl<'scope> Scope<'scope> {
     where
         BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
     {
-        self.latch.increment();
+        match WorkerThread::current() {
+            Some(worker) => worker.take_spawn_credit(&self.latch),
+            None => self.latch.add(1),
+        }
         let this = ScopePtr(self as *const Self);
-        let job = HeapJob::new(move || {
-            // SAFETY: the scope waits for its count to reach zero, and this job's
-            // decrement is its last access.
-            let scope = unsafe { this.get() };
-            scope.run_job(|| body(scope));
-        });
-        let job_ref = job.into_job_ref();
+        let job_ref = HeapJob::into_job_ref(
+            move || {
+                // SAFETY: the scope waits for its count to reach zero, and this job's
+                // decrement is its last access.
+                let scope = unsafe { this.get() };
+                scope.run_job(|| body(scope));
+            },
+            WorkerThread::job_cache_for(&self.registry),
+        );
         match WorkerThread::current() {
             Some(worker) if ptr::eq(worker.registry(), &*self.registry) => worker.push(job_ref),
             _ => self.registry.inject(job_ref),
@@ -102,9 +107,13 @@ impl<'scope> Scope<'scope> {
         if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(f)) {
             self.record_panic(payload);
         }
-        // SAFETY: the latch is alive; `set` does not touch it after the final
-        // decrement, after which the scope may be gone, and neither do we.
-        unsafe { CountLatch::set(&self.latch) };
+        match WorkerThread::current() {
+            // Batched: see `WorkerThread::report_scope_done`.
+            Some(worker) => worker.report_scope_done(&self.latch),
+            // SAFETY: the latch is alive and one count is ours; `set` does not touch it
+            // after the final decrement, after which the scope may be gone.
+            None => unsafe { CountLatch::set(&self.latch) },
+        }
     }
 
     fn record_panic(&self, payload: Box<dyn Any + Send>) {
@@ -128,6 +137,8 @@ impl<'scope> Scope<'scope> {
                 None
             }
         };
+        // Report what this thread batched for the scope, then drop the body's count.
+        worker.flush_scope_counts();
         // SAFETY: the latch is alive (we own the scope); drops the body's count.
         unsafe { CountLatch::set(&self.latch) };
         worker.wait_until(&self.latch.core);

@@ -34,15 +34,17 @@ pub(crate) fn spawn_in<F>(registry: &Arc<Registry>, func: F)
 where
     F: FnOnce() + Send + 'static,
 {
-    let job = HeapJob::new(move || {
-        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(func)) {
-            // Jobs run only on workers of the registry they were given to.
-            if let Some(worker) = WorkerThread::current() {
-                worker.registry().handle_panic(payload);
+    let job_ref = HeapJob::into_job_ref(
+        move || {
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(func)) {
+                // Jobs run only on workers of the registry they were given to.
+                if let Some(worker) = WorkerThread::current() {
+                    worker.registry().handle_panic(payload);
+                }
             }
-        }
-    });
-    let job_ref = job.into_job_ref();
+        },
+        WorkerThread::job_cache_for(registry),
+    );
     match WorkerThread::current() {
         Some(worker) if std::ptr::eq(worker.registry(), &**registry) => worker.push(job_ref),
         _ => registry.inject(job_ref),

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use magpie_queue::Steal;
 
 use crate::job::JobRef;
-use crate::latch::CoreLatch;
+use crate::job_cache::{JobCache, Outbox};
+use crate::latch::{CoreLatch, CountLatch};
 use crate::policy::{StealOutcome, Thief, Topology, Victims};
 use crate::queue::LocalQueue;
 use crate::registry::Registry;
@@ -25,6 +26,9 @@ const SPIN_ROUNDS: u32 = 8;
 const SEARCH_ROUNDS: u32 = 40;
 /// Largest batch a worker takes from the injector at once.
 const INJECTOR_BATCH: usize = 32;
+/// Scope counts a worker takes ahead for spawns, and finished scope jobs it reports at
+/// once (see `take_spawn_credit`).
+const SCOPE_BATCH: usize = 64;
 
 thread_local! {
     static CURRENT: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
@@ -42,6 +46,12 @@ pub(crate) struct WorkerThread {
     can_share: bool,
     /// This worker's statistics (in the registry, which `registry` keeps alive).
     counters: *const WorkerCounters,
+    /// Scope counts taken ahead for spawns: (scope latch, unused credits).
+    scope_credit: Cell<(*const CountLatch, usize)>,
+    /// Scope jobs finished here but not yet reported: (scope latch, count).
+    scope_done: Cell<(*const CountLatch, usize)>,
+    /// Job slots freed here for other workers' caches.
+    outbox: Outbox,
     /// `!Send` / `!Sync`: a worker is used only by its own thread.
     _not_send: PhantomData<*const ()>,
 }
@@ -71,6 +81,9 @@ impl WorkerThread {
             wants_latency,
             can_share: n >= 2,
             counters,
+            scope_credit: Cell::new((ptr::null(), 0)),
+            scope_done: Cell::new((ptr::null(), 0)),
+            outbox: Outbox::new(),
             _not_send: PhantomData,
         }
     }
@@ -107,6 +120,27 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn index(&self) -> usize {
         self.index
+    }
+
+    /// This worker's job-slot cache (see `job_cache.rs`).
+    #[inline]
+    pub(crate) fn job_cache(&self) -> &JobCache {
+        &self.registry.threads[self.index].job_cache
+    }
+
+    /// Slots this worker freed for other workers' caches, returned in batches.
+    #[inline]
+    pub(crate) fn outbox(&self) -> &Outbox {
+        &self.outbox
+    }
+
+    /// The cache to allocate a job for `registry` from: this worker's own, if it is a
+    /// worker of `registry` (slots must not outlive their registry).
+    #[inline]
+    pub(crate) fn job_cache_for(registry: &Registry) -> Option<&'static JobCache> {
+        WorkerThread::current()
+            .filter(|w| core::ptr::eq(w.registry(), registry))
+            .map(|w| w.job_cache())
     }
 
     #[inline]
@@ -187,6 +221,70 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn count_task(&self) {
         bump(&self.counters().tasks, 1);
+    }
+
+    /// Accounts for one spawn into the scope whose latch is `latch`.
+    ///
+    /// Every spawn and every finished job of a scope would otherwise be an atomic
+    /// read-modify-write on the scope's counter, shared by all workers: the hottest line
+    /// in spawn-heavy work. Instead a worker adds [`SCOPE_BATCH`] counts at once and
+    /// uses them as credits, and reports finished jobs [`SCOPE_BATCH`] at a time. Held
+    /// credits and unreported completions both keep the count above zero, so the scope
+    /// can never finish early; every worker reports everything it holds before it goes
+    /// idle (`wait_until_cold`) and a scope's owner before it waits, so it always
+    /// finishes.
+    pub(crate) fn take_spawn_credit(&self, latch: &CountLatch) {
+        let (held, n) = self.scope_credit.get();
+        if ptr::eq(held, latch) && n > 0 {
+            self.scope_credit.set((held, n - 1));
+            return;
+        }
+        self.return_credits();
+        latch.add(SCOPE_BATCH);
+        self.scope_credit.set((latch, SCOPE_BATCH - 1));
+    }
+
+    /// Accounts for one finished job of the scope whose latch is `latch`.
+    pub(crate) fn report_scope_done(&self, latch: &CountLatch) {
+        let (held, n) = self.scope_done.get();
+        if ptr::eq(held, latch) {
+            if n + 1 < SCOPE_BATCH {
+                self.scope_done.set((held, n + 1));
+                return;
+            }
+            self.scope_done.set((ptr::null(), 0));
+            // SAFETY: we hold n + 1 counts of this live scope (unreported jobs).
+            unsafe { CountLatch::sub(latch, n + 1) };
+            return;
+        }
+        self.flush_done();
+        self.scope_done.set((latch, 1));
+    }
+
+    fn return_credits(&self) {
+        let (held, n) = self.scope_credit.replace((ptr::null(), 0));
+        if n > 0 {
+            // SAFETY: the credits are counts we added; the scope lives while they do.
+            unsafe { CountLatch::sub(held, n) };
+        }
+    }
+
+    fn flush_done(&self) {
+        let (held, n) = self.scope_done.replace((ptr::null(), 0));
+        if n > 0 {
+            // SAFETY: as in `report_scope_done`.
+            unsafe { CountLatch::sub(held, n) };
+        }
+    }
+
+    /// Reports every scope count this worker holds, and returns freed job slots to
+    /// their caches.
+    pub(crate) fn flush_scope_counts(&self) {
+        self.flush_done();
+        self.return_credits();
+        // SAFETY: the outbox only holds slots of this registry's caches, alive while
+        // this worker holds the registry.
+        unsafe { self.outbox.flush() };
     }
 
     /// Own queue first, then the victims, then the injector.
@@ -305,6 +403,12 @@ impl WorkerThread {
                 continue;
             }
             if searching_since.is_none() {
+                // Going idle: report batched scope counts first (see take_spawn_credit),
+                // they may be what the latch we wait for, or another worker's, needs.
+                self.flush_scope_counts();
+                if latch.probe() {
+                    break;
+                }
                 searching_since = Some(Instant::now());
                 sleep.start_searching();
             }
@@ -343,6 +447,7 @@ impl WorkerThread {
         while let Some(job) = self.find_work() {
             self.execute(job);
         }
+        self.flush_scope_counts();
     }
 }
 
