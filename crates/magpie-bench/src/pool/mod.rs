@@ -5,6 +5,8 @@
 //! * [`sort`]: quicksort of 10 M random `u32`s, `join` recursion above a cutoff.
 //! * [`nqueens`]: N-queens 12 and 13 solution counts, candidates forked per row; 1 and
 //!   2 threads.
+//! * [`long`]: two long tasks of equal length forked by one `join` (the BWoS §8
+//!   starvation case); 1 and 2 threads, speedup ≥ 1.8 wanted.
 //! * [`tree`]: sum of a binary tree of 2^20 and 2^24 nodes by `join` recursion.
 //! * [`spawn`]: 1 M tiny tasks through `scope`/`spawn` (tokio: `tokio::spawn`), and a
 //!   chain of 100 k tasks each spawning the next.
@@ -19,6 +21,7 @@
 
 pub mod fib;
 pub mod idle;
+pub mod long;
 pub mod nqueens;
 pub mod report;
 pub mod run;
@@ -50,6 +53,8 @@ pub struct Params {
     pub sort_cutoff: usize,
     /// N-queens board sizes.
     pub queens: Vec<u32>,
+    /// xorshift rounds of each of the two long tasks (BWoS §8 starvation case).
+    pub long_steps: u64,
     /// Tree sizes as powers of two.
     pub tree_log2: Vec<u32>,
     /// Tasks of the flat spawn workload.
@@ -75,6 +80,7 @@ impl Params {
             sort_len: 10_000_000,
             sort_cutoff: sort::CUTOFF,
             queens: vec![12, 13],
+            long_steps: 200_000_000,
             tree_log2: vec![20, 24],
             spawn_tasks: 1_000_000,
             chain_tasks: 100_000,
@@ -90,6 +96,7 @@ impl Params {
             fib_n: 29,
             sort_len: 1_000_000,
             queens: vec![10, 11],
+            long_steps: 20_000_000,
             tree_log2: vec![16, 18],
             spawn_tasks: 100_000,
             chain_tasks: 10_000,
@@ -109,6 +116,10 @@ impl Params {
         for &n in &self.queens {
             w.push(Box::new(nqueens::Queens::new(n, &FORK_JOIN_SPEEDUP)?));
         }
+        w.push(Box::new(long::TwoLongTasks::new(
+            self.long_steps,
+            &FORK_JOIN_SPEEDUP,
+        )));
         for &k in &self.tree_log2 {
             eprintln!("pool: building a tree of 2^{k} nodes (untimed)");
             w.push(Box::new(tree::TreeSum::new(k, &FORK_JOIN)?));
@@ -272,6 +283,7 @@ mod tests {
             sort_len: 20_000,
             sort_cutoff: 1000,
             queens: vec![6, 7],
+            long_steps: 10_000,
             tree_log2: vec![8, 10],
             spawn_tasks: 1000,
             chain_tasks: 200,
@@ -285,12 +297,14 @@ mod tests {
             assert!(std::fs::metadata(f).unwrap().len() > 0, "{}", f.display());
         }
         let runs = std::fs::read_to_string(dir.join("pool_runs.csv")).unwrap();
-        // fib and 2 queens on 4 configs, sort and 2 trees on 2, 2 spawn patterns on 3.
-        assert_eq!(runs.lines().count(), 1 + p.reps * (3 * 4 + 3 * 2 + 2 * 3));
+        // fib, 2 queens and the two long tasks on 4 configs, sort and 2 trees on 2,
+        // 2 spawn patterns on 3.
+        assert_eq!(runs.lines().count(), 1 + p.reps * (4 * 4 + 3 * 2 + 2 * 3));
         let report = std::fs::read_to_string(dir.join("report.txt")).unwrap();
         assert!(report.contains("QUICK MODE") && report.contains("idle CPU"));
-        // fib vs rayon, spawn, quicksort, 2 trees, fib speedup, 2 queens speedups.
-        assert_eq!(out.targets.len(), 8);
+        // fib vs rayon, spawn, quicksort, 2 trees, fib speedup, 2 queens speedups,
+        // two long tasks speedup.
+        assert_eq!(out.targets.len(), 9);
         assert!(out.targets.iter().all(|t| t.measured.is_some()));
         std::fs::remove_dir_all(&dir).unwrap();
     }

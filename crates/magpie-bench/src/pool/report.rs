@@ -52,13 +52,14 @@ enum Target {
 }
 
 /// The targets, per workload family, in report order.
-const TARGETS: [(&str, Target); 6] = [
+const TARGETS: [(&str, Target); 7] = [
     ("fib", Target::VsRayon(2.0)),
     ("spawn", Target::VsRayon(2.0)),
     ("quicksort", Target::VsRayon(1.0)),
     ("tree-sum", Target::VsRayon(1.0)),
     ("fib", Target::Speedup(1.8)),
     ("nqueens", Target::Speedup(1.8)),
+    ("two-long-tasks", Target::Speedup(1.8)),
 ];
 
 /// Everything measured in one run.

@@ -59,6 +59,9 @@ pub(super) enum Trigger {
     Assist(u64),
 }
 
+/// Shortest time between two assisted refreshes (50 µs).
+const ASSIST_GAP_NS: u64 = 50_000;
+
 /// Estimates shared by all thieves of one pool, and the cached best target.
 #[derive(Debug)]
 pub(super) struct Monitor {
@@ -136,7 +139,14 @@ impl Monitor {
                 let last = self.refreshed_ns.load(Relaxed);
                 last == NEVER || now_ns.saturating_sub(last) >= self.interval_ns.load(Relaxed)
             }
-            Trigger::Assist(generation) => self.generation() == generation,
+            // Assisted refreshes are rate-limited too (at most one per ASSIST_GAP_NS, or
+            // per minimum interval if that is shorter): idle thieves failing on an empty
+            // target would otherwise rescan every queue on every attempt.
+            Trigger::Assist(generation) => {
+                self.generation() == generation
+                    && now_ns.saturating_sub(self.refreshed_ns.load(Relaxed))
+                        >= ASSIST_GAP_NS.min(self.min_ns)
+            }
         }
     }
 

@@ -36,7 +36,9 @@ use crate::rng::Rng;
 /// [`DEFAULT_MIN_INTERVAL`](Self::DEFAULT_MIN_INTERVAL)`..=`[`DEFAULT_MAX_INTERVAL`](Self::DEFAULT_MAX_INTERVAL)
 /// unless set by [`with_intervals`](Self::with_intervals). **Assisted refresh:** a thief
 /// whose steal from the cached target found it [`Empty`](StealOutcome::Empty) refreshes
-/// at its next choice, unless another thief has refreshed since.
+/// at its next choice, unless another thief has refreshed since (at most one assisted
+/// refresh per 50 µs). A thief reads the clock only every 16th choice, or for an
+/// assisted refresh.
 ///
 /// Cost: between refreshes, nothing of the victims (two loads of the shared target, shared
 /// among thieves only), plus one smoothing CAS on the victim's shared delay slot per
@@ -104,7 +106,13 @@ struct PerformanceThief {
     target: Option<(usize, u64)>,
     /// Set when that target was found empty: refresh at the next choice.
     assist: Option<u64>,
+    /// Choices since the clock was last read: the refresh deadline is checked every
+    /// [`CLOCK_EVERY`] choices (or at once for an assisted refresh), not on every one.
+    calls: u32,
 }
+
+/// How often a thief reads the clock to see whether a refresh is due.
+const CLOCK_EVERY: u32 = 16;
 
 impl Thief for PerformanceThief {
     fn choose(&mut self, victims: &dyn Victims, rng: &mut Rng) -> Option<usize> {
@@ -115,13 +123,17 @@ impl Thief for PerformanceThief {
         let monitor = &*self.monitor;
         self.target = None;
         if monitor.workers() == workers {
-            let now = monitor.now_ns();
-            let assisted = self
-                .assist
-                .take()
-                .is_some_and(|g| monitor.try_refresh(victims, now, Trigger::Assist(g)));
-            if !assisted {
-                monitor.try_refresh(victims, now, Trigger::Due);
+            self.calls += 1;
+            if self.assist.is_some() || self.calls >= CLOCK_EVERY {
+                self.calls = 0;
+                let now = monitor.now_ns();
+                let assisted = self
+                    .assist
+                    .take()
+                    .is_some_and(|g| monitor.try_refresh(victims, now, Trigger::Assist(g)));
+                if !assisted {
+                    monitor.try_refresh(victims, now, Trigger::Due);
+                }
             }
             let generation = monitor.generation();
             if let Some(best) = monitor.best().filter(|&b| b != me && b < workers) {
@@ -164,6 +176,7 @@ impl VictimPolicy for PerformanceDriven {
             monitor,
             target: None,
             assist: None,
+            calls: CLOCK_EVERY, // read the clock on the first choice
         })
     }
 
