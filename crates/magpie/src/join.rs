@@ -59,15 +59,21 @@ where
 
     let result_a = panic::catch_unwind(AssertUnwindSafe(oper_a));
 
-    // Take B back, or run other work until its thief finishes it.
+    // Take B back, or run other work until its thief finishes it. Pop before probing
+    // the latch: B is almost always still on top of our own queue.
     let mut popped_back = false;
-    while !job_b.latch.core.probe() {
+    loop {
         match worker.pop() {
             Some(job) if job.id() == job_b_id => {
                 popped_back = true;
                 break;
             }
-            Some(job) => worker.execute(job),
+            Some(job) => {
+                worker.execute(job);
+                if job_b.latch.core.probe() {
+                    break;
+                }
+            }
             None => {
                 worker.wait_until(&job_b.latch.core);
                 break;
