@@ -1,0 +1,64 @@
+//! Small runs of every unsafe path of the pool (job references, latches, recycled job
+//! slots, batched scope counts, panics), sized for Miri:
+//! `cargo +nightly miri test -p magpie --test miri_smoke`.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = magpie::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+#[test]
+fn join_scope_spawn_and_panics_on_a_small_pool() {
+    let pool = magpie::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .queue_geometry(2, 2) // tiny queues: spills and shares happen
+        .build()
+        .unwrap();
+    assert_eq!(pool.install(|| fib(7)), 13);
+
+    let count = AtomicUsize::new(0);
+    let mut data = vec![0u8; 8];
+    pool.scope(|s| {
+        for x in data.iter_mut() {
+            let count = &count;
+            s.spawn(move |s| {
+                *x = 1;
+                s.spawn(move |_| {
+                    count.fetch_add(1, Ordering::Relaxed);
+                });
+            });
+        }
+    });
+    assert_eq!(count.load(Ordering::Relaxed), 8);
+    assert!(data.iter().all(|&x| x == 1));
+
+    let (tx, rx) = mpsc::channel();
+    for i in 0..4 {
+        let tx = tx.clone();
+        pool.spawn(move || tx.send(i).unwrap());
+    }
+    let mut got: Vec<i32> = (0..4).map(|_| rx.recv().unwrap()).collect();
+    got.sort_unstable();
+    assert_eq!(got, [0, 1, 2, 3]);
+
+    let err = panic::catch_unwind(AssertUnwindSafe(|| pool.join(|| panic!("a"), || fib(5))));
+    assert!(err.is_err());
+    let err = panic::catch_unwind(AssertUnwindSafe(|| {
+        pool.scope(|s| {
+            s.spawn(|_| panic!("task"));
+            s.spawn(|_| {
+                fib(4);
+            });
+        })
+    }));
+    assert!(err.is_err());
+    assert_eq!(pool.install(|| fib(6)), 8);
+    drop(pool);
+}
