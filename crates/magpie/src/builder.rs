@@ -252,7 +252,8 @@ impl ThreadPoolBuilder {
     /// Makes this configuration the global pool used by the free functions
     /// ([`join`](crate::join), [`scope`](crate::scope), [`spawn`](crate::spawn)) outside
     /// any pool. Fails if the global pool already exists (it is created lazily on first
-    /// use).
+    /// use). The [`thread_name`](Self::thread_name) closure, which runs during this
+    /// call, must not use the global pool (it would wait for itself).
     pub fn build_global(self) -> Result<(), BuildError> {
         crate::global::init(self)
     }

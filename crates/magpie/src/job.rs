@@ -126,6 +126,10 @@ impl<L: Latch, F: FnOnce() -> R, R> StackJob<L, F, R> {
 
 impl<L: Latch, F: FnOnce() -> R, R> Job for StackJob<L, F, R> {
     unsafe fn execute(this: *const ()) {
+        if let Some(worker) = WorkerThread::current() {
+            // Batched scope counts must not wait behind this (possibly long) job.
+            worker.before_job(None);
+        }
         // SAFETY: the caller guarantees `this` is a live StackJob that has not run; only
         // the executing thread touches `func`/`result` until the latch is set.
         let this = unsafe { &*this.cast::<Self>() };

@@ -58,9 +58,11 @@ impl JobCache {
     pub(crate) unsafe fn alloc(&self) -> *mut u8 {
         let mut head = self.private.get();
         if head.is_null() {
-            // Acquire pairs with the Release push in `free_remote`: the links are visible.
+            // Acquire pairs with the Release push in `free_remote_chain`: the links are
+            // visible.
             head = self.remote.swap(ptr::null_mut(), Acquire);
-            self.private_len.set(0); // unknown length; only bounds future private frees
+            // SAFETY: the taken stack is ours now.
+            self.private_len.set(unsafe { Self::trim(head) });
         }
         if head.is_null() {
             // SAFETY: the layout has a non-zero size.
@@ -75,6 +77,38 @@ impl JobCache {
         self.private_len
             .set(self.private_len.get().saturating_sub(1));
         head.cast()
+    }
+
+    /// Keeps at most [`MAX_PRIVATE`] slots of the list at `head`, freeing the rest (a
+    /// burst of stolen spawns must not pin its memory until the pool drops); returns
+    /// the length kept.
+    ///
+    /// # Safety
+    /// The list is owned by the caller and every slot in it is free.
+    unsafe fn trim(head: *mut FreeSlot) -> usize {
+        let mut len = 0;
+        let mut node = head;
+        while !node.is_null() {
+            len += 1;
+            // SAFETY: a free slot of the list; its first word is the link.
+            let next = unsafe { (*node).next };
+            if len == MAX_PRIVATE {
+                // SAFETY: as above; cut the list here and free the tail.
+                unsafe { (*node).next = ptr::null_mut() };
+                let mut rest = next;
+                while !rest.is_null() {
+                    // SAFETY: free slots allocated with `slot_layout`, now unlisted.
+                    unsafe {
+                        let after = (*rest).next;
+                        alloc::dealloc(rest.cast(), slot_layout());
+                        rest = after;
+                    }
+                }
+                break;
+            }
+            node = next;
+        }
+        len
     }
 
     /// Returns a slot from the owning worker thread.

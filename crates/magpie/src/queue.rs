@@ -14,7 +14,10 @@ pub enum QueueFlavour {
     /// Newest first (fork-join: `join` pops its second half back at once). The default.
     #[default]
     Lifo,
-    /// Oldest first (fair scheduling of spawned tasks, like an event loop).
+    /// Oldest first (fair scheduling of spawned tasks, like an event loop). Meant for
+    /// spawn-style work: a `join` in a FIFO pool still works, but while it waits it runs
+    /// its queue's oldest jobs first, so stack depth grows with the jobs pending rather
+    /// than with the recursion depth.
     Fifo,
 }
 

@@ -135,9 +135,10 @@ impl Registry {
         R: Send,
     {
         if let Some(worker) = WorkerThread::current() {
-            // A worker of another pool blocks here: report its batched scope counts
-            // first, someone may be waiting for them.
+            // A worker of another pool blocks here: report its batched scope counts and
+            // make its private jobs stealable first; others may be waiting for them.
             worker.flush_scope_counts();
+            worker.share_before_blocking();
         }
         let job = StackJob::new(
             || {
@@ -205,13 +206,21 @@ fn main_loop(registry: Arc<Registry>, index: usize, local: LocalQueue, cpu: Opti
     }
     let worker = WorkerThread::new(registry.clone(), index, local);
     let _current = worker.set_current();
+    // A panicking hook must not kill the worker: the idle protocol counts every worker
+    // as a searcher from the start, and a vanished one would never stop searching.
     if let Some(hook) = &registry.start_handler {
-        hook(index);
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(index))).is_err() {
+            eprintln!("magpie: the start handler of worker {index} panicked");
+        }
     }
     worker.run_until(&registry.threads[index].terminate);
     worker.drain();
     if let Some(hook) = &registry.exit_handler {
-        hook(index);
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(index))).is_err() {
+            eprintln!("magpie: the exit handler of worker {index} panicked");
+        }
+        // The hook may have run pool work: report what it left batched.
+        worker.drain();
     }
 }
 

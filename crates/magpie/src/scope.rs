@@ -58,15 +58,6 @@ struct ScopePtr<T>(*const T);
 // this pointer (the scope waits for all of them).
 unsafe impl<T: Sync> Send for ScopePtr<T> {}
 
-impl<T> ScopePtr<T> {
-    /// # Safety
-    /// The pointee is alive.
-    unsafe fn get(&self) -> &T {
-        // SAFETY: forwarded.
-        unsafe { &*self.0 }
-    }
-}
-
 impl<'scope> Scope<'scope> {
     pub(crate) fn new(worker: &WorkerThread) -> Self {
         Self {
@@ -84,16 +75,20 @@ impl<'scope> Scope<'scope> {
         BODY: FnOnce(&Scope<'scope>) + Send + 'scope,
     {
         match WorkerThread::current() {
-            Some(worker) => worker.take_spawn_credit(&self.latch),
-            None => self.latch.add(1),
+            // Batched counting only by this scope's own workers: they flush before they
+            // idle or run unrelated work, and they keep the registry alive.
+            Some(worker) if ptr::eq(worker.registry(), &*self.registry) => {
+                worker.take_spawn_credit(&self.latch)
+            }
+            _ => self.latch.add(1),
         }
         let this = ScopePtr(self as *const Self);
         let job_ref = HeapJob::into_job_ref(
             move || {
+                let this = this;
                 // SAFETY: the scope waits for its count to reach zero, and this job's
-                // decrement is its last access.
-                let scope = unsafe { this.get() };
-                scope.run_job(|| body(scope));
+                // decrement (inside run_job) is its last access.
+                unsafe { Scope::run_job(this.0, |scope| body(scope)) };
             },
             WorkerThread::job_cache_for(&self.registry),
         );
@@ -103,16 +98,33 @@ impl<'scope> Scope<'scope> {
         }
     }
 
-    fn run_job(&self, f: impl FnOnce()) {
-        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(f)) {
-            self.record_panic(payload);
+    /// Runs one job of the scope at `this`, then reports it done.
+    ///
+    /// Takes a raw pointer, not `&self`: once the job is reported the scope may be
+    /// freed, and a reference argument would still be live (protected) until return.
+    ///
+    /// # Safety
+    /// `this` is a live scope that counts this job.
+    unsafe fn run_job(this: *const Self, f: impl FnOnce(&Self)) {
+        {
+            // SAFETY: live until the report below; the reference dies with this block.
+            let scope = unsafe { &*this };
+            if let Some(worker) = WorkerThread::current() {
+                // Counts held for another scope must not wait behind this job.
+                worker.before_job(Some(&scope.latch));
+            }
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| f(scope))) {
+                scope.record_panic(payload);
+            }
         }
+        // SAFETY: `latch` is a field of the live scope; from here on only raw pointers.
+        let latch = unsafe { ptr::addr_of!((*this).latch) };
         match WorkerThread::current() {
             // Batched: see `WorkerThread::report_scope_done`.
-            Some(worker) => worker.report_scope_done(&self.latch),
+            Some(worker) => unsafe { worker.report_scope_done(latch) },
             // SAFETY: the latch is alive and one count is ours; `set` does not touch it
             // after the final decrement, after which the scope may be gone.
-            None => unsafe { CountLatch::set(&self.latch) },
+            None => unsafe { CountLatch::set(latch) },
         }
     }
 

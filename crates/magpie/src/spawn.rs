@@ -36,6 +36,10 @@ where
 {
     let job_ref = HeapJob::into_job_ref(
         move || {
+            if let Some(worker) = WorkerThread::current() {
+                // Batched scope counts must not wait behind a detached task.
+                worker.before_job(None);
+            }
             if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(func)) {
                 // Jobs run only on workers of the registry they were given to.
                 if let Some(worker) = WorkerThread::current() {

@@ -203,6 +203,14 @@ impl WorkerThread {
         }
     }
 
+    /// About to block the thread (install into another pool): let thieves have the
+    /// private jobs meanwhile.
+    pub(crate) fn share_before_blocking(&self) {
+        if self.can_share && !self.local.private_is_empty() {
+            self.share();
+        }
+    }
+
     #[inline]
     pub(crate) fn pop(&self) -> Option<JobRef> {
         self.local.pop()
@@ -245,7 +253,11 @@ impl WorkerThread {
     }
 
     /// Accounts for one finished job of the scope whose latch is `latch`.
-    pub(crate) fn report_scope_done(&self, latch: &CountLatch) {
+    ///
+    /// # Safety
+    /// `latch` is the live latch of a scope that counts the finished job; it is not
+    /// touched after this call (the scope may be gone once its count reaches zero).
+    pub(crate) unsafe fn report_scope_done(&self, latch: *const CountLatch) {
         let (held, n) = self.scope_done.get();
         if ptr::eq(held, latch) {
             if n + 1 < SCOPE_BATCH {
@@ -259,6 +271,22 @@ impl WorkerThread {
         }
         self.flush_done();
         self.scope_done.set((latch, 1));
+    }
+
+    /// Called before a job runs: batched counts of any scope other than `scope` are
+    /// reported first, so that they never wait behind a job that may run long or block
+    /// (a detached task waiting for that very scope, say).
+    #[inline]
+    pub(crate) fn before_job(&self, scope: Option<&CountLatch>) {
+        let keep = scope.map_or(ptr::null(), |l| l as *const CountLatch);
+        let (done, n) = self.scope_done.get();
+        if n > 0 && !ptr::eq(done, keep) {
+            self.flush_done();
+        }
+        let (credit, c) = self.scope_credit.get();
+        if c > 0 && !ptr::eq(credit, keep) {
+            self.return_credits();
+        }
     }
 
     fn return_credits(&self) {

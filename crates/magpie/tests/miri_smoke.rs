@@ -24,7 +24,7 @@ fn join_scope_spawn_and_panics_on_a_small_pool() {
     assert_eq!(pool.install(|| fib(7)), 13);
 
     let count = AtomicUsize::new(0);
-    let mut data = vec![0u8; 8];
+    let mut data = [0u8; 8];
     pool.scope(|s| {
         for x in data.iter_mut() {
             let count = &count;

@@ -336,3 +336,69 @@ fn every_policy_computes_correct_results() {
         assert_eq!(pool.victim_policy(), *name);
     }
 }
+
+/// A detached task that blocks until a scope has finished must not keep that scope's
+/// batched counts hostage (review finding: counts were flushed only when a worker
+/// idled; now every job flushes other scopes' counts before it starts). The hang needed
+/// a worker to pick the blocking task right after finishing a scope job, which this
+/// scenario makes possible but not certain: it guards the path, it is not a
+/// deterministic reproduction.
+#[test]
+fn scope_finishes_while_a_detached_task_waits_for_it() {
+    for _ in 0..20 {
+        let pool = pool(2);
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        let (blocked_tx, blocked_rx) = mpsc::channel::<bool>();
+        pool.spawn(move || {
+            blocked_tx
+                .send(go_rx.recv_timeout(Duration::from_secs(30)).is_ok())
+                .unwrap();
+        });
+        let (done_tx, done_rx) = mpsc::channel();
+        std::thread::scope(|ts| {
+            ts.spawn(|| {
+                pool.scope(|s| {
+                    s.spawn(|s| {
+                        s.spawn(|_| {});
+                    });
+                });
+                done_tx.send(()).unwrap();
+            });
+            let finished = done_rx.recv_timeout(Duration::from_secs(20)).is_ok();
+            go_tx.send(()).unwrap();
+            assert!(finished, "the scope never finished while a task blocked");
+        });
+        assert!(blocked_rx.recv().unwrap());
+    }
+}
+
+/// Spawning into a scope from a worker of another pool (review finding: that worker
+/// batched the scope's counts without keeping its registry alive).
+#[test]
+fn spawning_into_a_scope_from_another_pool() {
+    let (p1, p2) = (pool(2), pool(2));
+    let count = AtomicUsize::new(0);
+    p1.scope(|s| {
+        p2.install(|| {
+            for _ in 0..100 {
+                s.spawn(|_| {
+                    count.fetch_add(1, Ordering::SeqCst);
+                });
+            }
+        });
+    });
+    assert_eq!(count.load(Ordering::SeqCst), 100);
+}
+
+#[test]
+fn panicking_hooks_do_not_break_the_pool() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .start_handler(|_| panic!("start hook"))
+        .exit_handler(|_| panic!("exit hook"))
+        .build()
+        .unwrap();
+    assert_eq!(pool.install(|| fib(15)), 610);
+    std::thread::sleep(Duration::from_millis(50)); // let workers park
+    assert_eq!(pool.install(|| fib(12)), 144);
+}
