@@ -1,0 +1,121 @@
+//! [`Bitset`]: a fixed-capacity set of small integers, one bit each.
+
+/// A set of integers in `0..capacity`, stored as 64-bit words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bitset {
+    words: Vec<u64>,
+    capacity: usize,
+}
+
+impl Bitset {
+    /// The empty set with room for `0..capacity`.
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            words: vec![0; capacity.div_ceil(64)],
+            capacity,
+        }
+    }
+
+    /// The set `0..capacity`.
+    pub fn full(capacity: usize) -> Self {
+        let mut set = Self::new(capacity);
+        for i in 0..capacity {
+            set.insert(i);
+        }
+        set
+    }
+
+    /// The largest element this set can hold, plus one.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Adds `i`, which must be below the capacity (else it may panic).
+    pub fn insert(&mut self, i: usize) {
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Removes `i`, which must be below the capacity (else it may panic).
+    pub fn remove(&mut self, i: usize) {
+        self.words[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// Whether `i` is in the set.
+    pub fn contains(&self, i: usize) -> bool {
+        i < self.capacity && self.words[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The smallest element, if any.
+    pub fn first(&self) -> Option<usize> {
+        self.words
+            .iter()
+            .enumerate()
+            .find(|(_, &w)| w != 0)
+            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    }
+
+    /// Keeps only the elements also in `other` (same capacity).
+    pub fn intersect_with(&mut self, other: &Bitset) {
+        for (mine, theirs) in self.words.iter_mut().zip(&other.words) {
+            *mine &= theirs;
+        }
+    }
+
+    /// Removes the elements of `other` (same capacity).
+    pub fn subtract(&mut self, other: &Bitset) {
+        for (mine, theirs) in self.words.iter_mut().zip(&other.words) {
+            *mine &= !theirs;
+        }
+    }
+
+    /// The elements in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(i * 64 + bit)
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bitset;
+
+    #[test]
+    fn set_operations() {
+        let mut a = Bitset::new(130);
+        for i in [0, 63, 64, 129] {
+            a.insert(i);
+        }
+        assert_eq!(a.len(), 4);
+        assert_eq!(a.iter().collect::<Vec<_>>(), [0, 63, 64, 129]);
+        assert!(a.contains(129) && !a.contains(1) && !a.contains(500));
+        let mut b = Bitset::full(130);
+        b.remove(63);
+        a.intersect_with(&b);
+        assert_eq!(a.iter().collect::<Vec<_>>(), [0, 64, 129]);
+        b.subtract(&a);
+        assert_eq!(b.len(), 130 - 4);
+        assert_eq!(a.first(), Some(0));
+        assert!(Bitset::new(10).is_empty());
+        assert_eq!(Bitset::new(10).first(), None);
+    }
+}

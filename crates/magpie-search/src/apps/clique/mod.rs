@@ -1,0 +1,64 @@
+//! Maximum clique: a DIMACS reader, a bitset graph, and the MCS-style search
+//! (degree order, greedy-colouring bound) as an optimisation and a decision.
+//!
+//! ```
+//! use magpie_search::apps::clique::{maximum_clique, parse_dimacs};
+//! use magpie_search::SearchConfig;
+//!
+//! // A triangle 1-2-3 plus a pendant vertex 4.
+//! let graph = parse_dimacs("p edge 4 4\ne 1 2\ne 2 3\ne 1 3\ne 3 4\n").unwrap();
+//! let outcome = maximum_clique(&graph, &SearchConfig::sequential());
+//! assert_eq!(outcome.answer, vec![0, 1, 2]);
+//! ```
+
+mod bitset;
+mod dimacs;
+mod graph;
+mod search;
+
+pub use bitset::Bitset;
+pub use dimacs::{parse_dimacs, read_dimacs, DimacsError, MAX_VERTICES};
+pub use graph::Graph;
+pub use search::{CliqueChildren, CliqueNode, MaxClique};
+
+use crate::{decide, optimise, Outcome, SearchConfig};
+
+/// A maximum clique of `graph` (sorted vertex numbers, 0-based). Sibling pruning is
+/// always on: the colour bounds of a node's children are non-increasing.
+pub fn maximum_clique(graph: &Graph, config: &SearchConfig<'_>) -> Outcome<Vec<usize>> {
+    let space = MaxClique::new(graph);
+    let outcome = optimise(&space, &config.with_sibling_pruning(true));
+    Outcome {
+        answer: space.clique_of(&outcome.answer.node),
+        stats: outcome.stats,
+    }
+}
+
+/// A clique of exactly `size` vertices in `graph` (sorted, 0-based), if one exists.
+pub fn clique_of_size(
+    graph: &Graph,
+    size: usize,
+    config: &SearchConfig<'_>,
+) -> Outcome<Option<Vec<usize>>> {
+    let space = MaxClique::new(graph);
+    let outcome = decide(&space, size, &config.with_sibling_pruning(true));
+    Outcome {
+        answer: outcome.answer.map(|node| space.clique_of(&node)),
+        stats: outcome.stats,
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod serde_tests {
+    /// Compiles only if `T` can be sent to and rebuilt by another process.
+    fn serializable<T: serde::Serialize + serde::de::DeserializeOwned>() {}
+
+    #[test]
+    fn nodes_graphs_and_answers_are_serializable() {
+        serializable::<super::CliqueNode>();
+        serializable::<super::Graph>();
+        serializable::<crate::Best<super::CliqueNode, usize>>();
+        serializable::<crate::DepthCounts>();
+        serializable::<crate::Coordination>();
+    }
+}

@@ -1,0 +1,143 @@
+//! Maximum clique as a search space: the MCS/Tomita-style algorithm, with vertices in
+//! degree order and a greedy colouring of the candidates as the bound.
+
+use crate::space::{Bounded, Objective, SearchSpace};
+
+use super::bitset::Bitset;
+use super::graph::Graph;
+
+/// The maximum-clique search space of a graph. Vertices are renumbered internally
+/// by non-increasing degree; answers use the original numbers.
+#[derive(Clone, Debug)]
+pub struct MaxClique {
+    /// The graph renumbered in degree order.
+    graph: Graph,
+    /// `original[i]` is the original number of internal vertex `i`.
+    original: Vec<usize>,
+}
+
+/// A node: a clique, the vertices that extend it, and a bound on its subtree.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CliqueNode {
+    /// The clique's vertices (internal numbers).
+    members: Vec<usize>,
+    /// Vertices adjacent to every member and not yet branched on.
+    candidates: Bitset,
+    /// No clique in this subtree has more than `bound` vertices.
+    bound: usize,
+}
+
+impl CliqueNode {
+    /// The number of vertices in the clique.
+    pub fn size(&self) -> usize {
+        self.members.len()
+    }
+}
+
+impl MaxClique {
+    /// The search space of `graph`.
+    pub fn new(graph: &Graph) -> Self {
+        let original = graph.degree_order();
+        Self {
+            graph: graph.renumbered(&original),
+            original,
+        }
+    }
+
+    /// The clique of `node` in original vertex numbers, sorted.
+    pub fn clique_of(&self, node: &CliqueNode) -> Vec<usize> {
+        let mut clique: Vec<usize> = node.members.iter().map(|&v| self.original[v]).collect();
+        clique.sort_unstable();
+        clique
+    }
+
+    /// Greedy sequential colouring of `candidates` in vertex (degree) order: returns
+    /// the vertices ordered by colour class, with their colours (1-based).
+    fn colour(&self, candidates: &Bitset) -> (Vec<usize>, Vec<usize>) {
+        let mut order = Vec::with_capacity(candidates.len());
+        let mut colours = Vec::with_capacity(candidates.len());
+        let mut uncoloured = candidates.clone();
+        let mut colour = 0;
+        while !uncoloured.is_empty() {
+            colour += 1;
+            let mut colourable = uncoloured.clone();
+            while let Some(v) = colourable.first() {
+                colourable.remove(v);
+                colourable.subtract(self.graph.neighbours(v));
+                uncoloured.remove(v);
+                order.push(v);
+                colours.push(colour);
+            }
+        }
+        (order, colours)
+    }
+}
+
+/// The children of a clique node: one per candidate, highest colour first, each
+/// bounded by the clique's size plus the candidate's colour.
+pub struct CliqueChildren<'a> {
+    space: &'a MaxClique,
+    members: Vec<usize>,
+    remaining: Bitset,
+    order: Vec<usize>,
+    colours: Vec<usize>,
+}
+
+impl Iterator for CliqueChildren<'_> {
+    type Item = CliqueNode;
+
+    fn next(&mut self) -> Option<CliqueNode> {
+        let v = self.order.pop()?;
+        let colour = self.colours.pop()?;
+        let mut candidates = self.remaining.clone();
+        candidates.intersect_with(self.space.graph.neighbours(v));
+        self.remaining.remove(v);
+        let mut members = Vec::with_capacity(self.members.len() + 1);
+        members.extend_from_slice(&self.members);
+        members.push(v);
+        Some(CliqueNode {
+            bound: self.members.len() + colour,
+            members,
+            candidates,
+        })
+    }
+}
+
+impl SearchSpace for MaxClique {
+    type Node = CliqueNode;
+    type Children<'a> = CliqueChildren<'a>;
+
+    fn root(&self) -> CliqueNode {
+        CliqueNode {
+            members: Vec::new(),
+            candidates: Bitset::full(self.graph.order()),
+            bound: self.graph.order(),
+        }
+    }
+
+    fn children<'a>(&'a self, node: &CliqueNode) -> CliqueChildren<'a> {
+        let (order, colours) = self.colour(&node.candidates);
+        CliqueChildren {
+            space: self,
+            members: node.members.clone(),
+            remaining: node.candidates.clone(),
+            order,
+            colours,
+        }
+    }
+}
+
+impl Objective for MaxClique {
+    type Value = usize;
+
+    fn objective(&self, node: &CliqueNode) -> usize {
+        node.size()
+    }
+}
+
+impl Bounded for MaxClique {
+    fn upper_bound(&self, node: &CliqueNode) -> usize {
+        node.bound
+    }
+}

@@ -1,0 +1,3 @@
+//! Applications written on the framework.
+
+pub mod clique;

@@ -1,0 +1,42 @@
+//! magpie-search: YewPar-style parallel exact search on the magpie work-stealing pool.
+//!
+//! A user describes a search tree with [`SearchSpace`]: a root node and a *lazy*
+//! generator of children, produced one at a time in heuristic order so that pruning
+//! can stop early. A *skeleton* is a search type combined with a coordination:
+//!
+//! * search types: [`enumerate`] (fold every node into a [`Monoid`]; by default
+//!   [`NodesPerDepth`]), [`decide`] (stop every worker as soon as one node reaches a
+//!   target objective) and [`optimise`] (branch and bound with a shared incumbent);
+//! * coordinations ([`Coordination`]): `Sequential`, and `DepthBounded { spawn_depth }`
+//!   where nodes up to that depth become tasks of a [`magpie::scope`].
+//!
+//! Every run returns an [`Outcome`]: the answer plus [`SearchStats`] (nodes expanded,
+//! prunes, elapsed time and, when run in a pool, the pool's statistics).
+//!
+//! The shared state of a parallel search sits behind small traits ([`Incumbent`],
+//! [`StopSignal`]) so that a distributed layer can replace the in-process versions.
+//!
+//! With the `serde` feature, the clique nodes, graphs and answers are serializable.
+//!
+//! Applications live in [`apps`]; the first is [`apps::clique`] (maximum clique).
+#![warn(missing_docs)]
+
+pub mod apps;
+mod config;
+mod decision;
+mod engine;
+mod enumeration;
+mod optimisation;
+mod shared;
+mod space;
+mod stats;
+mod value;
+
+pub use config::{Coordination, SearchConfig};
+pub use decision::{decide, decide_with};
+pub use enumeration::{enumerate, DepthCounts, Enumerator, Monoid, NodesPerDepth};
+pub use optimisation::{optimise, optimise_with, Best};
+pub use shared::{Incumbent, SharedIncumbent, StopFlag, StopSignal};
+pub use space::{Bounded, Objective, SearchSpace};
+pub use stats::{Outcome, SearchStats};
+pub use value::ObjectiveValue;

@@ -1,0 +1,89 @@
+//! State shared by all workers of one search, behind small traits so that a
+//! distributed layer can replace the in-process implementations.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::value::ObjectiveValue;
+
+/// The best solution found so far by any worker.
+pub trait Incumbent<N, V>: Sync {
+    /// The best objective value so far; cheap (called for every bound check).
+    fn best_value(&self) -> V;
+    /// Offers `node` with objective `value`; it replaces the incumbent only if `value`
+    /// is strictly better. Returns whether it did.
+    fn offer(&self, node: &N, value: V) -> bool;
+}
+
+/// A request that every worker stop.
+pub trait StopSignal: Sync {
+    /// Whether a stop was requested; cheap (called for every node).
+    fn is_stopped(&self) -> bool;
+    /// Requests that every worker stop.
+    fn stop(&self);
+}
+
+/// The in-process incumbent: the value in an atomic for cheap reads, the node behind
+/// a mutex taken only on improvement.
+#[derive(Debug)]
+pub struct SharedIncumbent<N, V> {
+    value_bits: AtomicU64,
+    best: Mutex<(N, V)>,
+}
+
+impl<N: Clone, V: ObjectiveValue> SharedIncumbent<N, V> {
+    /// An incumbent holding `node` with objective `value`.
+    pub fn new(node: N, value: V) -> Self {
+        Self {
+            value_bits: AtomicU64::new(value.to_ordered_bits()),
+            best: Mutex::new((node, value)),
+        }
+    }
+
+    /// The best node and its value.
+    pub fn into_best(self) -> (N, V) {
+        self.best.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl<N: Clone + Send, V: ObjectiveValue> Incumbent<N, V> for SharedIncumbent<N, V> {
+    fn best_value(&self) -> V {
+        // Relaxed: a stale value only prunes less; improvements are ordered by the mutex.
+        V::from_ordered_bits(self.value_bits.load(Ordering::Relaxed))
+    }
+
+    fn offer(&self, node: &N, value: V) -> bool {
+        if value <= self.best_value() {
+            return false;
+        }
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if value <= best.1 {
+            return false;
+        }
+        *best = (node.clone(), value);
+        self.value_bits
+            .store(value.to_ordered_bits(), Ordering::Relaxed);
+        true
+    }
+}
+
+/// The in-process stop signal: one atomic flag.
+#[derive(Debug, Default)]
+pub struct StopFlag(AtomicBool);
+
+impl StopFlag {
+    /// A flag that is not yet raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl StopSignal for StopFlag {
+    fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,148 @@
+//! Known clique numbers of the shared DIMACS instances under every coordination.
+
+use std::time::Instant;
+
+use magpie::{ThreadPool, ThreadPoolBuilder};
+use magpie_search::apps::clique::{clique_of_size, maximum_clique, read_dimacs, Graph};
+use magpie_search::SearchConfig;
+
+macro_rules! instance {
+    ($file:literal) => {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/dimacs/",
+            $file
+        )
+    };
+}
+
+fn pool(threads: usize) -> ThreadPool {
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a small pool builds")
+}
+
+fn load(path: &str) -> Graph {
+    read_dimacs(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Checks ω sequentially and depth-bounded (spawn depth 2) with 1 and 2 threads.
+fn check_omega(path: &str, omega: usize) {
+    let graph = load(path);
+    let one = pool(1);
+    let two = pool(2);
+    let configs = [
+        ("sequential", SearchConfig::sequential()),
+        (
+            "depth-bounded 1 thread",
+            SearchConfig::depth_bounded(2).in_pool(&one),
+        ),
+        (
+            "depth-bounded 2 threads",
+            SearchConfig::depth_bounded(2).in_pool(&two),
+        ),
+    ];
+    for (name, config) in configs {
+        let start = Instant::now();
+        let outcome = maximum_clique(&graph, &config);
+        assert_eq!(outcome.answer.len(), omega, "{path} {name}");
+        assert!(graph.is_clique(&outcome.answer), "{path} {name}");
+        eprintln!(
+            "{path} {name}: {:.3}s, {} nodes, {} prunes",
+            start.elapsed().as_secs_f64(),
+            outcome.stats.nodes_expanded,
+            outcome.stats.prunes
+        );
+    }
+}
+
+#[test]
+fn brock200_1() {
+    check_omega(instance!("brock200_1.clq"), 21);
+}
+
+#[test]
+fn brock200_2() {
+    check_omega(instance!("brock200_2.clq"), 12);
+}
+
+#[test]
+fn brock200_4() {
+    check_omega(instance!("brock200_4.clq"), 17);
+}
+
+#[test]
+fn c125_9() {
+    check_omega(instance!("C125.9.clq"), 34);
+}
+
+#[test]
+fn keller4() {
+    check_omega(instance!("keller4.clq"), 11);
+}
+
+#[test]
+fn hamming8_4() {
+    check_omega(instance!("hamming8-4.clq"), 16);
+}
+
+#[test]
+fn p_hat300_1() {
+    check_omega(instance!("p_hat300-1.clq"), 8);
+}
+
+#[test]
+fn p_hat300_2() {
+    check_omega(instance!("p_hat300-2.clq"), 25);
+}
+
+#[test]
+fn san200_0_7_1() {
+    check_omega(instance!("san200_0.7_1.clq"), 30);
+}
+
+/// k = ω is found (and is a clique of that size), k = ω + 1 is not.
+fn check_decision(path: &str, omega: usize) {
+    let graph = load(path);
+    let two = pool(2);
+    for config in [
+        SearchConfig::sequential(),
+        SearchConfig::depth_bounded(2).in_pool(&two),
+    ] {
+        let found = clique_of_size(&graph, omega, &config).answer;
+        let clique = found.unwrap_or_else(|| panic!("{path}: no clique of size ω"));
+        assert_eq!(clique.len(), omega);
+        assert!(graph.is_clique(&clique));
+        assert_eq!(
+            clique_of_size(&graph, omega + 1, &config).answer,
+            None,
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn decision_brock200_2() {
+    check_decision(instance!("brock200_2.clq"), 12);
+}
+
+#[test]
+fn decision_keller4() {
+    check_decision(instance!("keller4.clq"), 11);
+}
+
+#[test]
+fn pool_statistics_are_reported() {
+    let graph = load(instance!("brock200_2.clq"));
+    let two = pool(2);
+    let outcome = maximum_clique(&graph, &SearchConfig::depth_bounded(1).in_pool(&two));
+    let stats = outcome.stats.pool.expect("run in a pool");
+    assert_eq!(stats.workers.len(), 2);
+    assert!(stats.total().tasks_run > 0);
+    assert!(outcome.stats.nodes_expanded > 0 && outcome.stats.prunes > 0);
+    assert!(maximum_clique(&graph, &SearchConfig::sequential())
+        .stats
+        .pool
+        .is_none());
+}

@@ -1,0 +1,168 @@
+//! The skeletons on small synthetic trees with known answers.
+
+use magpie::ThreadPoolBuilder;
+use magpie_search::{
+    decide, decide_with, enumerate, optimise, optimise_with, Bounded, Enumerator, Incumbent,
+    Monoid, NodesPerDepth, Objective, SearchConfig, SearchSpace, SharedIncumbent, StopFlag,
+    StopSignal,
+};
+
+/// Binary strings of length up to `depth`; a node is (bits, length).
+struct BitStrings {
+    depth: u32,
+}
+
+impl SearchSpace for BitStrings {
+    type Node = (u64, u32);
+    type Children<'a> = std::vec::IntoIter<(u64, u32)>;
+
+    fn root(&self) -> (u64, u32) {
+        (0, 0)
+    }
+
+    fn children<'a>(&'a self, &(bits, len): &(u64, u32)) -> Self::Children<'a> {
+        if len == self.depth {
+            return Vec::new().into_iter();
+        }
+        // Heuristic order: the 1-bit first (it gives the larger objective).
+        vec![(bits << 1 | 1, len + 1), (bits << 1, len + 1)].into_iter()
+    }
+}
+
+/// Objective: a signed score, +1 per 1-bit and -2 per 0-bit.
+impl Objective for BitStrings {
+    type Value = i64;
+    fn objective(&self, &(bits, len): &(u64, u32)) -> i64 {
+        let ones = i64::from(bits.count_ones());
+        ones - 2 * (i64::from(len) - ones)
+    }
+}
+
+impl Bounded for BitStrings {
+    fn upper_bound(&self, node: &(u64, u32)) -> i64 {
+        self.objective(node) + i64::from(self.depth - node.1)
+    }
+}
+
+fn configs(pool: &magpie::ThreadPool) -> Vec<SearchConfig<'_>> {
+    vec![
+        SearchConfig::sequential(),
+        SearchConfig::depth_bounded(1).in_pool(pool),
+        SearchConfig::depth_bounded(4).in_pool(pool),
+        SearchConfig::depth_bounded(3),
+    ]
+}
+
+#[test]
+fn node_counts_per_depth_are_exact_under_every_coordination() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let space = BitStrings { depth: 14 };
+    let expected: Vec<u64> = (0..=14).map(|d| 1 << d).collect();
+    for config in configs(&pool) {
+        let outcome = enumerate(&space, &NodesPerDepth, &config);
+        assert_eq!(outcome.answer.counts(), expected.as_slice(), "{config:?}");
+        assert_eq!(outcome.stats.nodes_expanded, (1 << 15) - 1);
+        assert_eq!(outcome.stats.prunes, 0);
+    }
+}
+
+/// A user monoid: the sum of objectives and the number of leaves.
+#[derive(Default, Debug, PartialEq)]
+struct ScoreAndLeaves {
+    score: i64,
+    leaves: u64,
+}
+
+impl Monoid for ScoreAndLeaves {
+    fn combine(&mut self, other: Self) {
+        self.score += other.score;
+        self.leaves += other.leaves;
+    }
+}
+
+struct ScoreEnumerator;
+
+impl Enumerator<BitStrings> for ScoreEnumerator {
+    type Summary = ScoreAndLeaves;
+    fn record(&self, node: &(u64, u32), depth: usize, summary: &mut ScoreAndLeaves) {
+        summary.score += BitStrings { depth: 10 }.objective(node);
+        summary.leaves += u64::from(depth == 10);
+    }
+}
+
+#[test]
+fn user_monoids_combine_identically() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let space = BitStrings { depth: 10 };
+    let expected = enumerate(&space, &ScoreEnumerator, &SearchConfig::sequential()).answer;
+    assert_eq!(expected.leaves, 1024);
+    for config in configs(&pool) {
+        assert_eq!(
+            enumerate(&space, &ScoreEnumerator, &config).answer,
+            expected
+        );
+    }
+}
+
+#[test]
+fn optimisation_finds_the_best_node_with_and_without_sibling_pruning() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let space = BitStrings { depth: 12 };
+    for config in configs(&pool) {
+        for prune_siblings in [false, true] {
+            let config = config.with_sibling_pruning(prune_siblings);
+            let outcome = optimise(&space, &config);
+            assert_eq!(outcome.answer.value, 12, "{config:?}");
+            assert_eq!(outcome.answer.node, (0xfff, 12));
+            assert!(outcome.stats.prunes > 0);
+            assert!(outcome.stats.nodes_expanded < 1 << 13);
+        }
+    }
+}
+
+#[test]
+fn optimisation_against_a_seeded_incumbent_prunes_everything() {
+    let space = BitStrings { depth: 8 };
+    let incumbent = SharedIncumbent::new((0xff, 8), 8);
+    let stats = optimise_with(&space, &SearchConfig::sequential(), &incumbent);
+    assert_eq!(stats.nodes_expanded, 1, "only the root is visited");
+    assert_eq!(incumbent.best_value(), 8);
+    assert!(
+        !incumbent.offer(&(0, 0), 8),
+        "ties do not replace the incumbent"
+    );
+}
+
+#[test]
+fn decision_finds_a_node_reaching_the_target_or_proves_none() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let space = BitStrings { depth: 12 };
+    for config in configs(&pool) {
+        let found = decide(&space, 5, &config);
+        let node = found.answer.expect("a string with score 5 exists");
+        assert!(space.objective(&node) >= 5);
+        assert_eq!(decide(&space, 13, &config).answer, None, "{config:?}");
+    }
+}
+
+#[test]
+fn decision_stops_when_the_stop_signal_is_raised() {
+    let space = BitStrings { depth: 12 };
+    let stop = StopFlag::new();
+    stop.stop();
+    let outcome = decide_with(&space, 5, &SearchConfig::sequential(), &stop);
+    assert_eq!(outcome.answer, None);
+    assert_eq!(outcome.stats.nodes_expanded, 0);
+}
