@@ -7,6 +7,9 @@
 
 use std::time::Duration;
 
+mod common;
+use common::fib;
+
 fn process_cpu_time() -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,
@@ -16,14 +19,6 @@ fn process_cpu_time() -> Duration {
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
     assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = magpie::join(|| fib(n - 1), || fib(n - 2));
-    a + b
 }
 
 #[test]

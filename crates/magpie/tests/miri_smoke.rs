@@ -6,13 +6,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = magpie::join(|| fib(n - 1), || fib(n - 2));
-    a + b
-}
+mod common;
+use common::fib;
 
 #[test]
 fn join_scope_spawn_and_panics_on_a_small_pool() {

@@ -3,20 +3,15 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use magpie::{QueueFlavour, StealAmount, ThreadPool, ThreadPoolBuilder};
 
+mod common;
+use common::fib;
+
 fn pool(n: usize) -> ThreadPool {
     ThreadPoolBuilder::new().num_threads(n).build().unwrap()
-}
-
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = magpie::join(|| fib(n - 1), || fib(n - 2));
-    a + b
 }
 
 #[test]
@@ -234,17 +229,7 @@ fn two_long_joined_tasks_run_on_two_workers() {
     let pool = pool(2);
     for _ in 0..20 {
         let started = [AtomicBool::new(false), AtomicBool::new(false)];
-        let wait_other = |me: usize| {
-            started[me].store(true, Ordering::SeqCst);
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while !started[1 - me].load(Ordering::SeqCst) {
-                assert!(
-                    Instant::now() < deadline,
-                    "task {me} never saw its sibling run"
-                );
-                std::hint::spin_loop();
-            }
-        };
+        let wait_other = |me: usize| common::meet(&started, me);
         pool.join(|| wait_other(0), || wait_other(1));
     }
 }
@@ -254,17 +239,7 @@ fn two_long_injected_tasks_run_on_two_workers() {
     let pool = pool(2);
     for _ in 0..20 {
         let started = [AtomicBool::new(false), AtomicBool::new(false)];
-        let wait_other = |me: usize| {
-            started[me].store(true, Ordering::SeqCst);
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while !started[1 - me].load(Ordering::SeqCst) {
-                assert!(
-                    Instant::now() < deadline,
-                    "task {me} never saw its sibling run"
-                );
-                std::hint::spin_loop();
-            }
-        };
+        let wait_other = |me: usize| common::meet(&started, me);
         std::thread::scope(|ts| {
             ts.spawn(|| {
                 pool.scope(|s| {
