@@ -42,6 +42,9 @@ else
   echo "!!!!!!!! SKIPPED: Miri is not installed (rustup component add miri rust-src --toolchain nightly) !!!!!!!!"
 fi
 
+step "the README's main command: magpie tour"
+cargo run --release -q -p magpie-cli -- tour --out target/tour
+
 step "quick benchmark"
 cargo run --release -q -p magpie-cli -- bench all --quick --out target/bench-quick
 

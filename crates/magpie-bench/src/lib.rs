@@ -3,7 +3,8 @@
 //! Every speed claim in magpie is a ratio of medians measured in one run against a peer
 //! or a sequential bound on the same workload, with repetitions and spread. This crate
 //! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`affinity`]) and
-//! the experiments themselves ([`queue`], [`twolock`], [`pool`], [`poolexp`]), listed in a [`registry`] so the command line
+//! the experiments themselves ([`queue`], [`twolock`], [`pool`], [`poolexp`], [`search`]),
+//! listed in a [`registry`] so the command line
 //! can run one benchmark by name or all of them.
 
 pub mod affinity;
@@ -13,6 +14,7 @@ pub mod pool;
 pub mod poolexp;
 pub mod queue;
 pub mod registry;
+pub mod search;
 pub mod stats;
 pub mod svg;
 pub mod table;

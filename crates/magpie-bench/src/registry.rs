@@ -33,6 +33,10 @@ fn run_pool(opts: &RunOptions) -> Result<Outcome, BenchError> {
     crate::pool::run(opts)
 }
 
+fn run_search(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::search::run(opts)
+}
+
 /// Every registered benchmark, in the order `bench all` runs them.
 pub fn benchmarks() -> &'static [Benchmark] {
     &[
@@ -55,6 +59,11 @@ pub fn benchmarks() -> &'static [Benchmark] {
             name: "pool",
             about: "fork-join and spawn vs rayon (and tokio): fib, quicksort, N-queens, tree sum, spawn, chained spawn, idle CPU",
             run: run_pool,
+        },
+        Benchmark {
+            name: "search",
+            about: "search skeletons: overhead vs hand-written, speedup 1 -> 2 threads per coordination, victim policies",
+            run: run_search,
         },
     ]
 }

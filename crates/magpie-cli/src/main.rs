@@ -1,19 +1,21 @@
 //! `magpie`: the project's command line.
 //!
-//! For now it runs benchmarks (`magpie bench queue`, `magpie bench twolock`, `magpie bench
-//! all`); each benchmark prints aligned tables with target checks and writes CSV + SVG
-//! files into its output directory. Later subcommands (`bench pool`, `search ...`) slot in
-//! as new enum variants here and new entries in `magpie_bench::registry`.
+//! * `magpie tour`: one search and the quick queue benchmark, a first look at both;
+//! * `magpie search <app> ...`: exact searches (clique, semigroups, uts, knapsack,
+//!   tsp) on any skeleton, pool size and victim policy, as text or JSON;
+//! * `magpie bench <name>`: benchmarks that print tables with target checks and write
+//!   CSV + SVG files (`magpie bench all` runs every one).
 
 // Doc comments below are clap help text, shown raw in a terminal: `<name>` is not HTML.
 #![allow(rustdoc::invalid_html_tags)]
 
-use std::path::PathBuf;
+mod bench_cmd;
+mod search;
+mod tour;
+
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use magpie_bench::queue::{self, Only, QueueOptions};
-use magpie_bench::{pool, poolexp, registry, twolock, BenchError, Outcome, RunOptions};
+use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -28,185 +30,12 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// A short tour: one parallel search and the quick queue benchmark
+    Tour(tour::TourArgs),
+    /// Exact search (YewPar-style skeletons): print the answer and the statistics
+    Search(search::SearchArgs),
     /// Run benchmarks: print tables with PASS/MISS target checks, write CSV + SVG
-    Bench(BenchArgs),
-}
-
-#[derive(Args, Debug)]
-#[command(
-    subcommand_required = true,
-    arg_required_else_help = true,
-    after_help = "Speed claims are ratios of medians measured in one run, with repetitions and \
-spread (min..max). Use --quick for a short CI-sized run (< 60 s). Results: one CSV row per \
-implementation x configuration x repetition, a summary CSV, an SVG plot per experiment and \
-report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench twolock --quick\n  magpie bench pool --quick\n  magpie bench poolexp --quick\n  magpie bench \
-queue --reps 11 --only owner --out /tmp/q\n  magpie bench all --quick"
-)]
-struct BenchArgs {
-    #[command(subcommand)]
-    which: BenchCommand,
-}
-
-#[derive(Subcommand, Debug)]
-enum BenchCommand {
-    /// Single-queue experiments of BWoS §6.2.1 (owner only) and §6.2.2 (owner + one thief)
-    ///
-    /// Experiment 1: the owner puts until full then gets until empty (C = 8192 u64 items),
-    /// for magpie LIFO/FIFO, the sequential bounds (Vec, VecDeque), crossbeam-deque and st3.
-    ///
-    /// Experiment 2: the same loop while a thief pinned to another core steals single items,
-    /// with its pause calibrated to reach ~0, 1, 5, 10, 20 % stolen.
-    Queue(QueueArgs),
-    /// Two-lock MPMC queue (magpie_queue::twolock): paper section V configurations vs peers
-    ///
-    /// Throughput of N u64 items with P producers and K consumers (P in {1,2,4}, K in {1,2}):
-    /// every paper configuration (memory orders, cached push index, node size, node cache,
-    /// pop lock, final combinations) and magpie's default, against Mutex<VecDeque>, crossbeam
-    /// SegQueue, crossbeam-deque Injector and crossbeam ArrayQueue. Plus pop_batch(32) vs
-    /// 32 x try_pop for one consumer.
-    Twolock(TwolockArgs),
-    /// Fork-join and spawn: magpie vs rayon (and tokio) in the same run, 2 threads
-    ///
-    /// fib(32) with a join per call (1 and 2 threads), quicksort of 10 M u32, N-queens 12
-    /// and 13 (1 and 2 threads), binary tree sum of 2^20 and 2^24 nodes, 1 M tiny tasks
-    /// through scope/spawn (tokio: spawn), a chain of 100 k tasks each spawning the next,
-    /// and the CPU an idle pool uses over 1 s. --quick reduces the sizes (< 60 s).
-    Pool(PoolArgs),
-    /// BWoS §6.2.3 pool experiment: N queues, put/get then k*C steals per round, every policy
-    ///
-    /// N workers (N = 2 pinned; N = 8 oversubscribed on 2 cores) each own a queue of
-    /// C = 8192 u64 items. Each round: put until full, get until empty, then k*C
-    /// single-item steal attempts (k in 0, 25, 50, 100 %) on the other workers' queues,
-    /// victims chosen by a magpie victim policy. Throughput = (puts + gets + steals) / s
-    /// for magpie LIFO/FIFO vs crossbeam-deque and st3 under every policy. --quick runs
-    /// N = 8 with the random and magpie's best policies only.
-    Poolexp(PoolexpArgs),
-    /// Run every registered benchmark (queue, twolock, poolexp, pool), each into OUT/<name>/
-    All(AllArgs),
-}
-
-#[derive(Args, Debug)]
-struct CommonArgs {
-    /// Short run for CI: fewer rounds, 3 repetitions, same code paths
-    #[arg(long)]
-    quick: bool,
-    /// Repetitions per configuration [default: 9, or 3 with --quick]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
-    reps: Option<u32>,
-}
-
-#[derive(Args, Debug)]
-struct QueueArgs {
-    #[command(flatten)]
-    common: CommonArgs,
-    /// Directory for CSV, SVG and report.txt (created if missing)
-    #[arg(long, value_name = "DIR", default_value = "bench-results/queue")]
-    out: PathBuf,
-    /// Run only one experiment: owner (§6.2.1) or thief (§6.2.2)
-    #[arg(long, value_enum, value_name = "EXPERIMENT")]
-    only: Option<OnlyArg>,
-}
-
-#[derive(Args, Debug)]
-struct TwolockArgs {
-    #[command(flatten)]
-    common: CommonArgs,
-    /// Directory for CSV, SVG and report.txt (created if missing)
-    #[arg(long, value_name = "DIR", default_value = "bench-results/twolock")]
-    out: PathBuf,
-}
-
-#[derive(Args, Debug)]
-struct PoolArgs {
-    #[command(flatten)]
-    common: CommonArgs,
-    /// Directory for CSV, SVG and report.txt (created if missing)
-    #[arg(long, value_name = "DIR", default_value = "bench-results/pool")]
-    out: PathBuf,
-}
-
-#[derive(Args, Debug)]
-struct PoolexpArgs {
-    #[command(flatten)]
-    common: CommonArgs,
-    /// Directory for CSV, SVG and report.txt (created if missing)
-    #[arg(long, value_name = "DIR", default_value = "bench-results/poolexp")]
-    out: PathBuf,
-}
-
-#[derive(Args, Debug)]
-struct AllArgs {
-    #[command(flatten)]
-    common: CommonArgs,
-    /// Root directory; each benchmark writes into DIR/<name>/
-    #[arg(long, value_name = "DIR", default_value = "bench-results")]
-    out: PathBuf,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug)]
-enum OnlyArg {
-    /// Experiment 1: owner only (§6.2.1)
-    Owner,
-    /// Experiment 2: owner + one thief (§6.2.2)
-    Thief,
-}
-
-impl CommonArgs {
-    fn options(&self, out_dir: PathBuf) -> RunOptions {
-        RunOptions {
-            quick: self.quick,
-            reps: self.reps.map(|r| r as usize),
-            out_dir,
-        }
-    }
-}
-
-fn print_outcome(name: &str, outcome: &Outcome) {
-    println!("\n[{name}] files written:");
-    for f in &outcome.files {
-        println!("  {}", f.display());
-    }
-    let passed = outcome.targets.iter().filter(|t| t.passed()).count();
-    println!(
-        "[{name}] targets: {passed} of {} PASS (MISS lines in the tables above)",
-        outcome.targets.len()
-    );
-}
-
-fn bench(args: &BenchArgs) -> Result<(), BenchError> {
-    match &args.which {
-        BenchCommand::Queue(q) => {
-            let opts = QueueOptions {
-                common: q.common.options(q.out.clone()),
-                only: q.only.map(|o| match o {
-                    OnlyArg::Owner => Only::Owner,
-                    OnlyArg::Thief => Only::Thief,
-                }),
-            };
-            let outcome = queue::run(&opts)?;
-            print_outcome("queue", &outcome);
-        }
-        BenchCommand::Twolock(t) => {
-            let outcome = twolock::run(&t.common.options(t.out.clone()))?;
-            print_outcome("twolock", &outcome);
-        }
-        BenchCommand::Pool(a) => {
-            let outcome = pool::run(&a.common.options(a.out.clone()))?;
-            print_outcome("pool", &outcome);
-        }
-        BenchCommand::Poolexp(a) => {
-            let outcome = poolexp::run(&a.common.options(a.out.clone()))?;
-            print_outcome("poolexp", &outcome);
-        }
-        BenchCommand::All(a) => {
-            for b in registry::benchmarks() {
-                println!("=== bench {}: {} ===", b.name, b.about);
-                let outcome = (b.run)(&a.common.options(a.out.join(b.name)))?;
-                print_outcome(b.name, &outcome);
-            }
-        }
-    }
-    Ok(())
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// Restores the default SIGPIPE action so `magpie ... | head` ends quietly instead of
@@ -223,7 +52,9 @@ fn main() -> ExitCode {
     default_sigpipe();
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Bench(b) => bench(b),
+        Command::Tour(t) => tour::tour(t),
+        Command::Search(s) => search::search(s).map_err(|e| e.to_string()),
+        Command::Bench(b) => bench_cmd::bench(b).map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -242,64 +73,5 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn parses_queue_flags() {
-        let cli = Cli::try_parse_from([
-            "magpie", "bench", "queue", "--quick", "--reps", "5", "--out", "/tmp/x", "--only",
-            "thief",
-        ])
-        .unwrap();
-        let Command::Bench(b) = cli.command;
-        let BenchCommand::Queue(q) = b.which else {
-            panic!("expected queue");
-        };
-        assert!(q.common.quick);
-        assert_eq!(q.common.reps, Some(5));
-        assert!(matches!(q.only, Some(OnlyArg::Thief)));
-    }
-
-    #[test]
-    fn parses_twolock_flags() {
-        let cli =
-            Cli::try_parse_from(["magpie", "bench", "twolock", "--quick", "--reps", "2"]).unwrap();
-        let Command::Bench(b) = cli.command;
-        let BenchCommand::Twolock(t) = b.which else {
-            panic!("expected twolock");
-        };
-        assert!(t.common.quick);
-        assert_eq!(t.common.reps, Some(2));
-        assert_eq!(t.out, PathBuf::from("bench-results/twolock"));
-    }
-
-    #[test]
-    fn parses_pool_flags() {
-        let cli =
-            Cli::try_parse_from(["magpie", "bench", "pool", "--quick", "--reps", "4"]).unwrap();
-        let Command::Bench(b) = cli.command;
-        let BenchCommand::Pool(a) = b.which else {
-            panic!("expected pool");
-        };
-        assert!(a.common.quick);
-        assert_eq!(a.common.reps, Some(4));
-        assert_eq!(a.out, PathBuf::from("bench-results/pool"));
-    }
-
-    #[test]
-    fn parses_poolexp_flags() {
-        let cli = Cli::try_parse_from(["magpie", "bench", "poolexp", "--quick"]).unwrap();
-        let Command::Bench(b) = cli.command;
-        let BenchCommand::Poolexp(a) = b.which else {
-            panic!("expected poolexp");
-        };
-        assert!(a.common.quick);
-        assert_eq!(a.common.reps, None);
-        assert_eq!(a.out, PathBuf::from("bench-results/poolexp"));
-    }
-
-    #[test]
-    fn rejects_zero_reps() {
-        assert!(Cli::try_parse_from(["magpie", "bench", "queue", "--reps", "0"]).is_err());
     }
 }

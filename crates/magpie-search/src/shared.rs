@@ -1,6 +1,7 @@
 //! State shared by all workers of one search, behind small traits so that a
 //! distributed layer can replace the in-process implementations.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -21,6 +22,22 @@ pub trait StopSignal: Sync {
     fn is_stopped(&self) -> bool;
     /// Requests that every worker stop.
     fn stop(&self);
+}
+
+/// Where work leaves this process: the distributed layer's side of task hand-off.
+///
+/// Stack-stealing and budget tasks split off their shallowest unexplored child for
+/// an idle local worker first; when no local worker wants work but
+/// [`wants_work`](Self::wants_work) says another process does, the child is given to
+/// [`send`](Self::send) instead and this search no longer explores it. Nodes arrive
+/// boxed because a [`SearchConfig`](crate::SearchConfig) is not generic over them;
+/// the receiver downcasts to its search space's `Node` (serializable with the
+/// `serde` feature) and searches that subtree in its own process.
+pub trait RemoteSink: Sync {
+    /// Whether another process waits for work; cheap (checked at every node).
+    fn wants_work(&self) -> bool;
+    /// Takes the subtree rooted at `node` (found at `depth`) away from this search.
+    fn send(&self, node: Box<dyn Any + Send>, depth: usize);
 }
 
 /// The in-process incumbent: the value in an atomic for cheap reads, the node behind

@@ -30,8 +30,10 @@ use crate::value::ObjectiveValue;
 /// assert_eq!(outcome.answer.total(), 15);
 /// ```
 pub trait SearchSpace: Sync {
-    /// A node of the tree: everything needed to generate its children.
-    type Node: Send;
+    /// A node of the tree: everything needed to generate its children. Nodes own
+    /// their data (`'static`) so that a subtree can be handed to another thread or,
+    /// through a [`RemoteSink`](crate::RemoteSink), another process.
+    type Node: Send + 'static;
     /// The lazy generator of one node's children.
     type Children<'a>: Iterator<Item = Self::Node>
     where

@@ -13,6 +13,9 @@ pub struct SearchStats {
     /// Nodes discarded because their bound could not beat the incumbent or target.
     /// With sibling pruning, a cut-off counts once for all remaining siblings.
     pub prunes: u64,
+    /// Tasks the search ran: 1 for a sequential run, more as the coordination splits
+    /// the tree.
+    pub tasks: u64,
     /// Wall-clock time of the run.
     pub elapsed: Duration,
     /// The pool's statistics after the run, when the run was given a pool. They are
@@ -33,9 +36,10 @@ impl fmt::Display for SearchStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "nodes expanded {}, prunes {}, time {:.3}s",
+            "nodes expanded {}, prunes {}, tasks {}, time {:.3}s",
             self.nodes_expanded,
             self.prunes,
+            self.tasks,
             self.elapsed.as_secs_f64()
         )?;
         if let Some(pool) = &self.pool {

@@ -2,7 +2,6 @@
 
 use std::time::Instant;
 
-use magpie::{ThreadPool, ThreadPoolBuilder};
 use magpie_search::apps::clique::{clique_of_size, maximum_clique, read_dimacs, Graph};
 use magpie_search::SearchConfig;
 
@@ -16,33 +15,20 @@ macro_rules! instance {
     };
 }
 
-fn pool(threads: usize) -> ThreadPool {
-    ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a small pool builds")
-}
+mod common;
+use common::pool;
 
 fn load(path: &str) -> Graph {
     read_dimacs(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// Checks ω sequentially and depth-bounded (spawn depth 2) with 1 and 2 threads.
+/// Checks ω under every coordination with 1 and 2 threads.
 fn check_omega(path: &str, omega: usize) {
     let graph = load(path);
     let one = pool(1);
     let two = pool(2);
-    let configs = [
-        ("sequential", SearchConfig::sequential()),
-        (
-            "depth-bounded 1 thread",
-            SearchConfig::depth_bounded(2).in_pool(&one),
-        ),
-        (
-            "depth-bounded 2 threads",
-            SearchConfig::depth_bounded(2).in_pool(&two),
-        ),
-    ];
+    let mut configs = common::every_coordination(&one);
+    configs.extend(common::every_coordination(&two).into_iter().skip(1));
     for (name, config) in configs {
         let start = Instant::now();
         let outcome = maximum_clique(&graph, &config);
@@ -102,14 +88,29 @@ fn san200_0_7_1() {
     check_omega(instance!("san200_0.7_1.clq"), 30);
 }
 
+/// The hand-written solver visits exactly the nodes the sequential skeleton visits.
+#[test]
+fn reference_solver_matches_the_sequential_skeleton() {
+    for (file, omega) in [
+        ("brock200_4.clq", 17),
+        ("keller4.clq", 11),
+        ("C125.9.clq", 34),
+    ] {
+        let graph = load(&common::data(&format!("dimacs/{file}")));
+        let (clique, nodes) = magpie_search::apps::clique::reference::maximum_clique(&graph);
+        assert_eq!(clique.len(), omega, "{file}");
+        assert!(graph.is_clique(&clique));
+        let skeleton = maximum_clique(&graph, &SearchConfig::sequential());
+        assert_eq!(skeleton.answer, clique, "{file}");
+        assert_eq!(skeleton.stats.nodes_expanded, nodes, "{file}");
+    }
+}
+
 /// k = ω is found (and is a clique of that size), k = ω + 1 is not.
 fn check_decision(path: &str, omega: usize) {
     let graph = load(path);
     let two = pool(2);
-    for config in [
-        SearchConfig::sequential(),
-        SearchConfig::depth_bounded(2).in_pool(&two),
-    ] {
+    for (_, config) in common::every_coordination(&two) {
         let found = clique_of_size(&graph, omega, &config).answer;
         let clique = found.unwrap_or_else(|| panic!("{path}: no clique of size ω"));
         assert_eq!(clique.len(), omega);

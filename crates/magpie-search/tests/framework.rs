@@ -2,9 +2,9 @@
 
 use magpie::ThreadPoolBuilder;
 use magpie_search::{
-    decide, decide_with, enumerate, optimise, optimise_with, Bounded, Enumerator, Incumbent,
-    Monoid, NodesPerDepth, Objective, SearchConfig, SearchSpace, SharedIncumbent, StopFlag,
-    StopSignal,
+    decide, decide_with, enumerate, optimise, optimise_with, Bounded, Coordination, Enumerator,
+    Incumbent, Monoid, NodesPerDepth, Objective, SearchConfig, SearchSpace, SharedIncumbent,
+    StopFlag, StopSignal,
 };
 
 /// Binary strings of length up to `depth`; a node is (bits, length).
@@ -44,13 +44,18 @@ impl Bounded for BitStrings {
     }
 }
 
+mod common;
+
+/// Every coordination in `pool`, plus a depth-bounded run in the global pool.
 fn configs(pool: &magpie::ThreadPool) -> Vec<SearchConfig<'_>> {
-    vec![
-        SearchConfig::sequential(),
-        SearchConfig::depth_bounded(1).in_pool(pool),
-        SearchConfig::depth_bounded(4).in_pool(pool),
-        SearchConfig::depth_bounded(3),
-    ]
+    let mut configs: Vec<_> = common::every_coordination(pool)
+        .into_iter()
+        .map(|(_, config)| config)
+        .collect();
+    configs.push(SearchConfig::depth_bounded(4).in_pool(pool));
+    configs.push(SearchConfig::depth_bounded(3));
+    configs.push(SearchConfig::stack_stealing(true));
+    configs
 }
 
 #[test]
@@ -66,6 +71,120 @@ fn node_counts_per_depth_are_exact_under_every_coordination() {
         assert_eq!(outcome.answer.counts(), expected.as_slice(), "{config:?}");
         assert_eq!(outcome.stats.nodes_expanded, (1 << 15) - 1);
         assert_eq!(outcome.stats.prunes, 0);
+    }
+}
+
+/// How many tasks each coordination makes: the splitting rules themselves.
+#[test]
+fn coordinations_split_the_tree_as_documented() {
+    let one = common::pool(1);
+    let two = common::pool(2);
+    let space = BitStrings { depth: 12 };
+    let tasks = |config: SearchConfig<'_>| {
+        let outcome = enumerate(&space, &NodesPerDepth, &config);
+        assert_eq!(outcome.answer.total(), (1 << 13) - 1, "{config:?}");
+        outcome.stats.tasks
+    };
+    assert_eq!(tasks(SearchConfig::sequential()), 1);
+    // The root task, its 2 children, their 4 children.
+    assert_eq!(tasks(SearchConfig::depth_bounded(2).in_pool(&one)), 7);
+    // Nobody is ever idle in a one-worker pool, so stack stealing never splits ...
+    assert_eq!(tasks(SearchConfig::stack_stealing(false).in_pool(&one)), 1);
+    assert_eq!(tasks(SearchConfig::stack_stealing(true).in_pool(&one)), 1);
+    // ... while in a two-worker pool the other worker starts idle and gets work.
+    assert!(tasks(SearchConfig::stack_stealing(false).in_pool(&two)) > 1);
+    // A budget splits after its backtracks whether or not anyone is idle.
+    assert_eq!(tasks(SearchConfig::budget(u64::MAX).in_pool(&one)), 1);
+    let small_budget = tasks(SearchConfig::budget(1).in_pool(&one));
+    let large_budget = tasks(SearchConfig::budget(1000).in_pool(&one));
+    assert!(small_budget > large_budget && large_budget > 1);
+}
+
+/// A fake other process: wants `wanted` subtrees, and keeps them.
+struct CollectingSink {
+    wanted: std::sync::atomic::AtomicUsize,
+    received: std::sync::Mutex<Vec<((u64, u32), usize)>>,
+}
+
+impl magpie_search::RemoteSink for CollectingSink {
+    fn wants_work(&self) -> bool {
+        self.wanted.load(std::sync::atomic::Ordering::Relaxed) > 0
+    }
+
+    fn send(&self, node: Box<dyn std::any::Any + Send>, depth: usize) {
+        let node = *node.downcast::<(u64, u32)>().expect("a BitStrings node");
+        assert_eq!(node.1 as usize, depth);
+        self.wanted
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        self.received.lock().unwrap().push((node, depth));
+    }
+}
+
+/// The subtree of one node, searched as if it were the whole tree.
+struct Subtree<'a> {
+    space: &'a BitStrings,
+    root: (u64, u32),
+}
+
+impl SearchSpace for Subtree<'_> {
+    type Node = (u64, u32);
+    type Children<'a>
+        = std::vec::IntoIter<(u64, u32)>
+    where
+        Self: 'a;
+    fn root(&self) -> (u64, u32) {
+        self.root
+    }
+    fn children<'a>(&'a self, node: &(u64, u32)) -> Self::Children<'a> {
+        self.space.children(node)
+    }
+}
+
+/// Work sent to another process is not searched here, and searching it there makes
+/// up the difference exactly.
+#[test]
+fn subtrees_handed_to_a_remote_sink_complete_the_search() {
+    let space = BitStrings { depth: 12 };
+    for (name, config) in common::every_coordination(&common::pool(2)) {
+        if matches!(
+            config.coordination,
+            Coordination::Sequential | Coordination::DepthBounded { .. }
+        ) {
+            continue;
+        }
+        let sink = CollectingSink {
+            wanted: 5.into(),
+            received: Default::default(),
+        };
+        let here = enumerate(&space, &NodesPerDepth, &config.with_remote(&sink)).answer;
+        let received = sink.received.into_inner().unwrap();
+        assert_eq!(received.len(), 5, "{name}");
+        let there: u64 = received
+            .iter()
+            .map(|&(root, _)| {
+                let subtree = Subtree {
+                    space: &space,
+                    root,
+                };
+                enumerate(&subtree, &NodesPerDepth, &SearchConfig::sequential())
+                    .answer
+                    .total()
+            })
+            .sum();
+        assert!(here.total() < (1 << 13) - 1, "{name}");
+        assert_eq!(here.total() + there, (1 << 13) - 1, "{name}");
+    }
+}
+
+/// The live counter ends equal to the reported node count under every coordination.
+#[test]
+fn progress_counts_every_visited_node() {
+    let space = BitStrings { depth: 13 };
+    for (name, config) in common::every_coordination(&common::pool(2)) {
+        let progress = magpie_search::Progress::new();
+        let outcome = enumerate(&space, &NodesPerDepth, &config.with_progress(&progress));
+        assert_eq!(progress.nodes(), outcome.stats.nodes_expanded, "{name}");
+        assert_eq!(progress.nodes(), (1 << 14) - 1, "{name}");
     }
 }
 

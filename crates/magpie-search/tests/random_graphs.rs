@@ -4,6 +4,8 @@ use magpie::ThreadPoolBuilder;
 use magpie_search::apps::clique::{clique_of_size, maximum_clique, Graph, MaxClique};
 use magpie_search::{enumerate, NodesPerDepth, SearchConfig};
 
+mod common;
+
 /// SplitMix64: a tiny seeded generator, enough for test graphs.
 struct SplitMix(u64);
 
@@ -59,14 +61,9 @@ fn parallel_max_clique_matches_sequential() {
         let graph = random_graph(&mut rng, vertices, density);
         let sequential = maximum_clique(&graph, &SearchConfig::sequential()).answer;
         assert!(graph.is_clique(&sequential));
-        for spawn_depth in [1, 2, 3] {
-            let config = SearchConfig::depth_bounded(spawn_depth).in_pool(&pool);
+        for (name, config) in common::every_coordination(&pool) {
             let parallel = maximum_clique(&graph, &config).answer;
-            assert_eq!(
-                parallel.len(),
-                sequential.len(),
-                "round {round} depth {spawn_depth}"
-            );
+            assert_eq!(parallel.len(), sequential.len(), "round {round} {name}");
             assert!(graph.is_clique(&parallel));
             let omega = sequential.len();
             assert!(clique_of_size(&graph, omega, &config).answer.is_some());
@@ -100,13 +97,10 @@ fn clique_enumeration_is_identical_across_coordinations() {
         let graph = random_graph(&mut rng, 14, 50);
         let space = MaxClique::new(&graph);
         let sequential = enumerate(&space, &NodesPerDepth, &SearchConfig::sequential()).answer;
-        let parallel = enumerate(
-            &space,
-            &NodesPerDepth,
-            &SearchConfig::depth_bounded(2).in_pool(&pool),
-        )
-        .answer;
-        assert_eq!(sequential, parallel);
+        for (name, config) in common::every_coordination(&pool) {
+            let parallel = enumerate(&space, &NodesPerDepth, &config).answer;
+            assert_eq!(sequential, parallel, "{name}");
+        }
         let mut by_size = vec![0u64; sequential.counts().len()];
         for mask in 0u32..1 << 14 {
             let set: Vec<usize> = (0..14).filter(|&v| mask & (1 << v) != 0).collect();

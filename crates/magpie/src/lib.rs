@@ -72,6 +72,22 @@ pub fn current_thread_index() -> Option<usize> {
     worker::WorkerThread::current().map(worker::WorkerThread::index)
 }
 
+/// How many workers of the calling worker's pool are idle right now (looking for work
+/// or asleep); `None` when the caller is not a pool worker.
+///
+/// A racy hint (one Relaxed load) for schedulers built on the pool: a stack-stealing
+/// search, for example, splits off work only while someone is waiting for it.
+///
+/// ```
+/// let pool = magpie::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let idle = pool.install(magpie::current_idle_workers);
+/// assert!(idle.is_some_and(|n| n <= 1));
+/// assert_eq!(magpie::current_idle_workers(), None);
+/// ```
+pub fn current_idle_workers() -> Option<usize> {
+    worker::WorkerThread::current().map(|w| w.registry().sleep.idle_count())
+}
+
 /// Number of threads of the current pool (inside a worker) or of the global pool.
 pub fn current_num_threads() -> usize {
     match worker::WorkerThread::current() {

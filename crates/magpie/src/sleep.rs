@@ -85,6 +85,13 @@ impl Sleep {
         self.state.0.load(Relaxed) != 0
     }
 
+    /// Searching plus sleeping workers: a racy hint for schedulers built on the pool.
+    #[inline]
+    pub(crate) fn idle_count(&self) -> usize {
+        let s = self.state.0.load(Relaxed);
+        s / SEARCHER + s % SEARCHER
+    }
+
     /// (searchers, sleepers), for tests.
     #[cfg(test)]
     pub(crate) fn counts(&self) -> (usize, usize) {

@@ -1,3 +1,7 @@
 //! Applications written on the framework.
 
 pub mod clique;
+pub mod knapsack;
+pub mod semigroups;
+pub mod tsp;
+pub mod uts;

@@ -1,5 +1,6 @@
 //! Maximum clique: a DIMACS reader, a bitset graph, and the MCS-style search
-//! (degree order, greedy-colouring bound) as an optimisation and a decision.
+//! (degree order, greedy-colouring bound) as an optimisation and a decision;
+//! [`reference`](mod@reference) is the same search written by hand.
 //!
 //! ```
 //! use magpie_search::apps::clique::{maximum_clique, parse_dimacs};
@@ -14,6 +15,7 @@
 mod bitset;
 mod dimacs;
 mod graph;
+pub mod reference;
 mod search;
 
 pub use bitset::Bitset;

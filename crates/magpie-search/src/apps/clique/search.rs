@@ -51,27 +51,28 @@ impl MaxClique {
         clique.sort_unstable();
         clique
     }
+}
 
-    /// Greedy sequential colouring of `candidates` in vertex (degree) order: returns
-    /// the vertices ordered by colour class, with their colours (1-based).
-    fn colour(&self, candidates: &Bitset) -> (Vec<usize>, Vec<usize>) {
-        let mut order = Vec::with_capacity(candidates.len());
-        let mut colours = Vec::with_capacity(candidates.len());
-        let mut uncoloured = candidates.clone();
-        let mut colour = 0;
-        while !uncoloured.is_empty() {
-            colour += 1;
-            let mut colourable = uncoloured.clone();
-            while let Some(v) = colourable.first() {
-                colourable.remove(v);
-                colourable.subtract(self.graph.neighbours(v));
-                uncoloured.remove(v);
-                order.push(v);
-                colours.push(colour);
-            }
+/// Greedy sequential colouring of `candidates` in vertex (degree) order: returns the
+/// vertices ordered by colour class, with their colours (1-based). A clique among
+/// the candidates has at most as many vertices as there are colours.
+pub(super) fn colour(graph: &Graph, candidates: &Bitset) -> (Vec<usize>, Vec<usize>) {
+    let mut order = Vec::with_capacity(candidates.len());
+    let mut colours = Vec::with_capacity(candidates.len());
+    let mut uncoloured = candidates.clone();
+    let mut colour = 0;
+    while !uncoloured.is_empty() {
+        colour += 1;
+        let mut colourable = uncoloured.clone();
+        while let Some(v) = colourable.first() {
+            colourable.remove(v);
+            colourable.subtract(graph.neighbours(v));
+            uncoloured.remove(v);
+            order.push(v);
+            colours.push(colour);
         }
-        (order, colours)
     }
+    (order, colours)
 }
 
 /// The children of a clique node: one per candidate, highest colour first, each
@@ -117,7 +118,7 @@ impl SearchSpace for MaxClique {
     }
 
     fn children<'a>(&'a self, node: &CliqueNode) -> CliqueChildren<'a> {
-        let (order, colours) = self.colour(&node.candidates);
+        let (order, colours) = colour(&self.graph, &node.candidates);
         CliqueChildren {
             space: self,
             members: node.members.clone(),

@@ -1,0 +1,145 @@
+//! Search skeleton benchmarks, issue 5: `magpie bench search`.
+//!
+//! * Overhead: the sequential skeleton against a hand-written recursive solver of
+//!   the same application with the same bound and child order (they visit the same
+//!   nodes): max clique brock200_4, numerical semigroups genus 25, UTS T1. Target:
+//!   at most 5 % slower.
+//! * Speedup from 1 to 2 threads for each coordination (depth-bounded, stack
+//!   stealing with one child and with all siblings, budget): max clique, semigroups
+//!   genus 30, UTS T1, knapsack knapPI_1_50_1000_1 and f8. Target: at least 1.8.
+//! * Victim policies (random, last, probabilistic, performance-driven) on the same
+//!   workloads with 2 threads, with the percentage of tasks stolen.
+//!
+//! The clique instance of the speedup experiment is brock200_1 by default: the
+//! issue's brock400_2 takes about 7 minutes per sequential run on this machine, so
+//! it is opt-in (`MAGPIE_SEARCH_CLIQUE=brock400_2`). Instances are read from
+//! `MAGPIE_DATA` (default `../shared/data`, the layout beside a checkout). Every
+//! run's answer is checked against the others and the known optimum before any time
+//! is reported. `--quick` uses small instances (same code paths).
+
+pub mod measure;
+pub mod report;
+pub mod workload;
+
+use std::path::PathBuf;
+
+use magpie_search::Coordination;
+
+use crate::{output, BenchError, Outcome, RunOptions};
+use measure::NamedCoordination;
+use workload::Workload;
+
+/// Instances and repetitions, derived from `--quick` and `--reps`.
+pub struct Params {
+    /// Reduced sizes (`--quick`).
+    pub quick: bool,
+    /// Repetitions per configuration (after one warm-up run).
+    pub reps: usize,
+    /// The shared data folder.
+    pub data: PathBuf,
+    /// Workloads of the overhead experiment.
+    pub overhead: Vec<Workload>,
+    /// Workloads of the speedup and policy experiments.
+    pub speedup: Vec<Workload>,
+    /// Coordinations of the speedup experiment.
+    pub coordinations: Vec<NamedCoordination>,
+    /// Coordinations of the policy experiment.
+    pub policy_coordinations: Vec<NamedCoordination>,
+    /// Victim policies compared.
+    pub policies: Vec<&'static str>,
+}
+
+/// Depth-bounded with each workload's own spawn depth (see [`Workload::spawn_depth`]).
+const DEPTH_BOUNDED: NamedCoordination = (
+    "depth-bounded",
+    Coordination::DepthBounded { spawn_depth: 0 },
+);
+const STACK_STEALING: NamedCoordination = (
+    "stack-stealing",
+    Coordination::StackStealing { steal_all: false },
+);
+const STACK_STEALING_ALL: NamedCoordination = (
+    "stack-stealing all",
+    Coordination::StackStealing { steal_all: true },
+);
+const BUDGET: NamedCoordination = ("budget", Coordination::Budget { backtracks: 1000 });
+
+impl Params {
+    /// Loads the instances (untimed).
+    pub fn new(quick: bool, reps: Option<usize>) -> Result<Params, BenchError> {
+        let data = std::env::var_os("MAGPIE_DATA")
+            .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
+        if !data.is_dir() {
+            return Err(BenchError::Invalid(format!(
+                "data folder {} not found: run from the repository root with ../shared \
+                 beside it, or set MAGPIE_DATA",
+                data.display()
+            )));
+        }
+        let clique = std::env::var("MAGPIE_SEARCH_CLIQUE").unwrap_or_else(|_| "brock200_1".into());
+        let (overhead, speedup) = if quick {
+            (
+                vec![
+                    Workload::clique(&data, "keller4")?,
+                    Workload::Semigroups { genus: 18 },
+                    Workload::uts("default")?,
+                ],
+                vec![
+                    Workload::clique(&data, "brock200_4")?,
+                    Workload::Semigroups { genus: 20 },
+                    Workload::uts("t=1,a=3,d=7,b=4,r=19")?,
+                    Workload::knapsack(&data, "knapsackTest1.kp")?,
+                ],
+            )
+        } else {
+            (
+                vec![
+                    Workload::clique(&data, "brock200_4")?,
+                    Workload::Semigroups { genus: 25 },
+                    Workload::uts("T1")?,
+                ],
+                vec![
+                    Workload::clique(&data, &clique)?,
+                    Workload::Semigroups { genus: 30 },
+                    Workload::uts("T1")?,
+                    Workload::knapsack(&data, "knapPI_1_50_1000_1.kp")?,
+                    Workload::knapsack(&data, "low-dimensional/f8_l-d_kp_23_10000.txt")?,
+                ],
+            )
+        };
+        Ok(Params {
+            quick,
+            reps: reps.unwrap_or(if quick { 3 } else { 7 }),
+            data,
+            overhead,
+            speedup,
+            coordinations: vec![DEPTH_BOUNDED, STACK_STEALING, STACK_STEALING_ALL, BUDGET],
+            policy_coordinations: vec![DEPTH_BOUNDED, STACK_STEALING],
+            policies: vec!["random", "last", "probabilistic", "performance"],
+        })
+    }
+}
+
+/// Runs the three experiments and writes the report into `opts.out_dir`.
+pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    let params = Params::new(opts.quick, opts.reps)?;
+    output::prepare_dir(&opts.out_dir)?;
+    println!(
+        "search skeletons: {} repetitions{} (data {})",
+        params.reps,
+        if params.quick { ", QUICK sizes" } else { "" },
+        params.data.display()
+    );
+    println!("overhead: sequential skeleton vs hand-written ...");
+    let overhead = measure::overhead(&params.overhead, params.reps)?;
+    println!("speedup: 1 vs 2 threads, every coordination ...");
+    let speedup = measure::speedup(&params.speedup, &params.coordinations, params.reps)?;
+    println!("policies: 2 threads, every policy ...");
+    let policies = measure::policies(
+        &params.speedup,
+        &params.policy_coordinations,
+        &params.policies,
+        params.reps,
+    )?;
+    report::write(&params, &overhead, &speedup, &policies, &opts.out_dir)
+}

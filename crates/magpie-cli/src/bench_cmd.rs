@@ -1,0 +1,272 @@
+//! `magpie bench ...`: the benchmark subcommands and their flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+use magpie_bench::queue::{self, Only, QueueOptions};
+use magpie_bench::{pool, poolexp, registry, search, twolock, BenchError, Outcome, RunOptions};
+
+#[derive(Args, Debug)]
+#[command(
+    subcommand_required = true,
+    arg_required_else_help = true,
+    after_help = "Speed claims are ratios of medians measured in one run, with repetitions and \
+spread (min..max). Use --quick for a short CI-sized run (< 60 s). Results: one CSV row per \
+implementation x configuration x repetition, a summary CSV, an SVG plot per experiment and \
+report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench twolock --quick\n  magpie bench pool --quick\n  magpie bench poolexp --quick\n  magpie bench search --quick\n  magpie bench \
+queue --reps 11 --only owner --out /tmp/q\n  magpie bench all --quick"
+)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    which: BenchCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchCommand {
+    /// Single-queue experiments of BWoS §6.2.1 (owner only) and §6.2.2 (owner + one thief)
+    ///
+    /// Experiment 1: the owner puts until full then gets until empty (C = 8192 u64 items),
+    /// for magpie LIFO/FIFO, the sequential bounds (Vec, VecDeque), crossbeam-deque and st3.
+    ///
+    /// Experiment 2: the same loop while a thief pinned to another core steals single items,
+    /// with its pause calibrated to reach ~0, 1, 5, 10, 20 % stolen.
+    Queue(QueueArgs),
+    /// Two-lock MPMC queue (magpie_queue::twolock): paper section V configurations vs peers
+    ///
+    /// Throughput of N u64 items with P producers and K consumers (P in {1,2,4}, K in {1,2}):
+    /// every paper configuration (memory orders, cached push index, node size, node cache,
+    /// pop lock, final combinations) and magpie's default, against Mutex<VecDeque>, crossbeam
+    /// SegQueue, crossbeam-deque Injector and crossbeam ArrayQueue. Plus pop_batch(32) vs
+    /// 32 x try_pop for one consumer.
+    Twolock(TwolockArgs),
+    /// Fork-join and spawn: magpie vs rayon (and tokio) in the same run, 2 threads
+    ///
+    /// fib(32) with a join per call (1 and 2 threads), quicksort of 10 M u32, N-queens 12
+    /// and 13 (1 and 2 threads), binary tree sum of 2^20 and 2^24 nodes, 1 M tiny tasks
+    /// through scope/spawn (tokio: spawn), a chain of 100 k tasks each spawning the next,
+    /// and the CPU an idle pool uses over 1 s. --quick reduces the sizes (< 60 s).
+    Pool(PoolArgs),
+    /// BWoS §6.2.3 pool experiment: N queues, put/get then k*C steals per round, every policy
+    ///
+    /// N workers (N = 2 pinned; N = 8 oversubscribed on 2 cores) each own a queue of
+    /// C = 8192 u64 items. Each round: put until full, get until empty, then k*C
+    /// single-item steal attempts (k in 0, 25, 50, 100 %) on the other workers' queues,
+    /// victims chosen by a magpie victim policy. Throughput = (puts + gets + steals) / s
+    /// for magpie LIFO/FIFO vs crossbeam-deque and st3 under every policy. --quick runs
+    /// N = 8 with the random and magpie's best policies only.
+    Poolexp(PoolexpArgs),
+    /// Search skeletons: overhead vs hand-written, speedup 1 -> 2 threads, victim policies
+    ///
+    /// Overhead: the sequential skeleton vs a hand-written recursive solver with the
+    /// same bound (clique brock200_4, semigroups genus 25, UTS T1), target <= 5 % slower.
+    /// Speedup 1 -> 2 threads for depth-bounded, stack stealing (one / all) and budget on
+    /// clique (MAGPIE_SEARCH_CLIQUE, default brock200_1), semigroups genus 30, UTS T1 and
+    /// two knapsacks, target >= 1.8. Victim policies random / last / probabilistic /
+    /// performance with the stolen percentage. Data from MAGPIE_DATA (default
+    /// ../shared/data).
+    Search(SearchBenchArgs),
+    /// Run every registered benchmark (queue, twolock, poolexp, pool, search), each into OUT/<name>/
+    All(AllArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CommonArgs {
+    /// Short run for CI: fewer rounds, 3 repetitions, same code paths
+    #[arg(long)]
+    pub quick: bool,
+    /// Repetitions per configuration [default: 9, or 3 with --quick]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub reps: Option<u32>,
+}
+
+#[derive(Args, Debug)]
+pub struct QueueArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/queue")]
+    out: PathBuf,
+    /// Run only one experiment: owner (§6.2.1) or thief (§6.2.2)
+    #[arg(long, value_enum, value_name = "EXPERIMENT")]
+    only: Option<OnlyArg>,
+}
+
+#[derive(Args, Debug)]
+struct TwolockArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/twolock")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct PoolArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/pool")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct PoolexpArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/poolexp")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct SearchBenchArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/search")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct AllArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Root directory; each benchmark writes into DIR/<name>/
+    #[arg(long, value_name = "DIR", default_value = "bench-results")]
+    out: PathBuf,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum OnlyArg {
+    /// Experiment 1: owner only (§6.2.1)
+    Owner,
+    /// Experiment 2: owner + one thief (§6.2.2)
+    Thief,
+}
+
+impl CommonArgs {
+    fn options(&self, out_dir: PathBuf) -> RunOptions {
+        RunOptions {
+            quick: self.quick,
+            reps: self.reps.map(|r| r as usize),
+            out_dir,
+        }
+    }
+}
+
+fn print_outcome(name: &str, outcome: &Outcome) {
+    println!("\n[{name}] files written:");
+    for f in &outcome.files {
+        println!("  {}", f.display());
+    }
+    let passed = outcome.targets.iter().filter(|t| t.passed()).count();
+    println!(
+        "[{name}] targets: {passed} of {} PASS (MISS lines in the tables above)",
+        outcome.targets.len()
+    );
+}
+
+pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
+    match &args.which {
+        BenchCommand::Queue(q) => {
+            let opts = QueueOptions {
+                common: q.common.options(q.out.clone()),
+                only: q.only.map(|o| match o {
+                    OnlyArg::Owner => Only::Owner,
+                    OnlyArg::Thief => Only::Thief,
+                }),
+            };
+            let outcome = queue::run(&opts)?;
+            print_outcome("queue", &outcome);
+        }
+        BenchCommand::Twolock(t) => {
+            let outcome = twolock::run(&t.common.options(t.out.clone()))?;
+            print_outcome("twolock", &outcome);
+        }
+        BenchCommand::Pool(a) => {
+            let outcome = pool::run(&a.common.options(a.out.clone()))?;
+            print_outcome("pool", &outcome);
+        }
+        BenchCommand::Poolexp(a) => {
+            let outcome = poolexp::run(&a.common.options(a.out.clone()))?;
+            print_outcome("poolexp", &outcome);
+        }
+        BenchCommand::Search(a) => {
+            let outcome = search::run(&a.common.options(a.out.clone()))?;
+            print_outcome("search", &outcome);
+        }
+        BenchCommand::All(a) => {
+            for b in registry::benchmarks() {
+                println!("=== bench {}: {} ===", b.name, b.about);
+                let outcome = (b.run)(&a.common.options(a.out.join(b.name)))?;
+                print_outcome(b.name, &outcome);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        which: BenchCommand,
+    }
+
+    fn parse(args: &[&str]) -> BenchCommand {
+        let mut argv = vec!["bench"];
+        argv.extend_from_slice(args);
+        Cli::try_parse_from(argv).unwrap().which
+    }
+
+    #[test]
+    fn parses_queue_flags() {
+        let BenchCommand::Queue(q) = parse(&[
+            "queue", "--quick", "--reps", "5", "--out", "/tmp/x", "--only", "thief",
+        ]) else {
+            panic!("expected queue");
+        };
+        assert!(q.common.quick);
+        assert_eq!(q.common.reps, Some(5));
+        assert!(matches!(q.only, Some(OnlyArg::Thief)));
+    }
+
+    #[test]
+    fn parses_twolock_flags() {
+        let BenchCommand::Twolock(t) = parse(&["twolock", "--quick", "--reps", "2"]) else {
+            panic!("expected twolock");
+        };
+        assert!(t.common.quick);
+        assert_eq!(t.common.reps, Some(2));
+        assert_eq!(t.out, PathBuf::from("bench-results/twolock"));
+    }
+
+    #[test]
+    fn parses_pool_flags() {
+        let BenchCommand::Pool(a) = parse(&["pool", "--quick", "--reps", "4"]) else {
+            panic!("expected pool");
+        };
+        assert!(a.common.quick);
+        assert_eq!(a.common.reps, Some(4));
+        assert_eq!(a.out, PathBuf::from("bench-results/pool"));
+    }
+
+    #[test]
+    fn parses_poolexp_flags() {
+        let BenchCommand::Poolexp(a) = parse(&["poolexp", "--quick"]) else {
+            panic!("expected poolexp");
+        };
+        assert!(a.common.quick);
+        assert_eq!(a.common.reps, None);
+        assert_eq!(a.out, PathBuf::from("bench-results/poolexp"));
+    }
+
+    #[test]
+    fn rejects_zero_reps() {
+        assert!(Cli::try_parse_from(["bench", "queue", "--reps", "0"]).is_err());
+    }
+}

@@ -1,0 +1,238 @@
+//! Each application's flags and runner: read the input, search, build the [`Report`].
+
+use std::path::PathBuf;
+
+use clap::Args;
+use magpie_search::apps::{clique, knapsack, semigroups, tsp, uts};
+use magpie_search::SearchConfig;
+use serde_json::json;
+
+use super::report::Report;
+use super::{SearchError, SearchOptions};
+
+/// `magpie search clique FILE [--decide K]`
+#[derive(Args, Debug)]
+pub struct CliqueArgs {
+    /// A DIMACS graph (`p edge N M` or `p col N M`, then `e U V` lines)
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Decide whether a clique of exactly K vertices exists instead of maximising
+    #[arg(long, value_name = "K")]
+    decide: Option<usize>,
+    #[command(flatten)]
+    pub options: SearchOptions,
+}
+
+impl CliqueArgs {
+    /// A maximum-clique search of `file` with the default options.
+    pub fn new(file: PathBuf) -> Self {
+        Self {
+            file,
+            decide: None,
+            options: SearchOptions::default(),
+        }
+    }
+}
+
+/// Vertex numbers as DIMACS writes them (1-based).
+fn one_based(vertices: &[usize]) -> String {
+    let numbers: Vec<String> = vertices.iter().map(|v| (v + 1).to_string()).collect();
+    numbers.join(" ")
+}
+
+pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+    let input = args.file.display().to_string();
+    let graph = clique::read_dimacs(&args.file).map_err(|e| SearchError::input(&input, e))?;
+    let shape = format!("{} vertices, {} edges", graph.order(), graph.edge_count());
+    Ok(match args.decide {
+        None => {
+            let outcome = clique::maximum_clique(&graph, config);
+            let clique = outcome.answer;
+            Report::new(
+                "clique",
+                input,
+                format!("maximum clique size {}", clique.len()),
+                json!({ "size": clique.len(), "vertices": clique.iter().map(|v| v + 1).collect::<Vec<_>>() }),
+                outcome.stats,
+            )
+            .detail(shape)
+            .detail(format!("vertices (1-based): {}", one_based(&clique)))
+        }
+        Some(size) => {
+            let outcome = clique::clique_of_size(&graph, size, config);
+            let report = match &outcome.answer {
+                Some(clique) => Report::new(
+                    "clique",
+                    input,
+                    format!("a clique of size {size} exists"),
+                    json!({ "size": size, "exists": true, "vertices": clique.iter().map(|v| v + 1).collect::<Vec<_>>() }),
+                    outcome.stats,
+                )
+                .detail(format!("vertices (1-based): {}", one_based(clique))),
+                None => Report::new(
+                    "clique",
+                    input,
+                    format!("no clique of size {size}"),
+                    json!({ "size": size, "exists": false }),
+                    outcome.stats,
+                ),
+            };
+            report.detail(shape)
+        }
+    })
+}
+
+/// `magpie search semigroups [G] [-g G]`
+#[derive(Args, Debug)]
+pub struct SemigroupsArgs {
+    /// Count up to this genus
+    #[arg(value_name = "G", required_unless_present = "genus")]
+    max_genus: Option<usize>,
+    /// Count up to this genus (same as the positional G)
+    #[arg(
+        short = 'g',
+        long = "genus",
+        value_name = "G",
+        conflicts_with = "max_genus"
+    )]
+    genus: Option<usize>,
+    #[command(flatten)]
+    pub options: SearchOptions,
+}
+
+pub fn semigroups(args: &SemigroupsArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+    let max_genus = args.max_genus.or(args.genus).unwrap_or_default();
+    let input = format!("genus 0..={max_genus}");
+    let outcome =
+        semigroups::count_by_genus(max_genus, config).map_err(|e| SearchError::input(&input, e))?;
+    let counts = outcome.answer;
+    let total: u64 = counts.iter().sum();
+    let last = counts.last().copied().unwrap_or_default();
+    let per_genus: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .map(|(g, n)| format!("{g}:{n}"))
+        .collect();
+    Ok(Report::new(
+        "semigroups",
+        input,
+        format!("{last} numerical semigroups of genus {max_genus} ({total} up to it)"),
+        json!({ "max_genus": max_genus, "counts": counts, "total": total }),
+        outcome.stats,
+    )
+    .detail(format!("by genus: {}", per_genus.join(" "))))
+}
+
+/// `magpie search uts [TREE]`
+#[derive(Args, Debug)]
+pub struct UtsArgs {
+    /// A sample tree (default, T1 .. T5) or UTS parameters as key=value pairs, e.g.
+    /// t=1,a=3,d=10,b=4,r=19 (t tree type, a shape, d depth, b branching, r seed, q, m)
+    #[arg(value_name = "TREE", default_value = "T1")]
+    tree: String,
+    #[command(flatten)]
+    pub options: SearchOptions,
+}
+
+pub fn uts(args: &UtsArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+    let params: uts::UtsParams = args
+        .tree
+        .parse()
+        .map_err(|e| SearchError::input(&args.tree, e))?;
+    let outcome = uts::uts_count(&params, config);
+    let tree = outcome.answer;
+    Ok(Report::new(
+        "uts",
+        args.tree.clone(),
+        format!(
+            "{} nodes, {} leaves, depth {}",
+            tree.nodes, tree.leaves, tree.max_depth
+        ),
+        json!({
+            "parameters": params.to_string(),
+            "nodes": tree.nodes,
+            "leaves": tree.leaves,
+            "max_depth": tree.max_depth,
+        }),
+        outcome.stats,
+    )
+    .detail(format!("parameters {params}")))
+}
+
+/// `magpie search knapsack FILE`
+#[derive(Args, Debug)]
+pub struct KnapsackArgs {
+    /// A knapsack file: `.kp` (capacity, known optimum, then `profit weight` lines) or
+    /// the low-dimensional `.txt` format (`n`, capacity, then `profit weight` lines)
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    #[command(flatten)]
+    pub options: SearchOptions,
+}
+
+pub fn knapsack(args: &KnapsackArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+    let input = args.file.display().to_string();
+    let instance =
+        knapsack::read_knapsack(&args.file).map_err(|e| SearchError::input(&input, e))?;
+    let outcome = knapsack::knapsack(&instance, config);
+    let best = outcome.answer;
+    let items: Vec<usize> = best.items.iter().map(|i| i + 1).collect();
+    let numbers: Vec<String> = items.iter().map(usize::to_string).collect();
+    let mut report = Report::new(
+        "knapsack",
+        input,
+        format!("best profit {}", best.profit),
+        json!({
+            "profit": best.profit.to_string(),
+            "weight": best.weight.to_string(),
+            "items": items,
+        }),
+        outcome.stats,
+    )
+    .detail(format!(
+        "{} items, capacity {}; packed weight {}",
+        instance.item_count(),
+        instance.capacity(),
+        best.weight
+    ))
+    .detail(format!("items (1-based): {}", numbers.join(" ")));
+    if let Some(optimum) = instance.stated_optimum() {
+        report = report.check(
+            optimum == best.profit,
+            format!("the optimum stated in the file ({optimum})"),
+        );
+    }
+    Ok(report)
+}
+
+/// `magpie search tsp FILE`
+#[derive(Args, Debug)]
+pub struct TspArgs {
+    /// A TSPLIB file (EUC_2D, CEIL_2D, ATT, GEO, or EXPLICIT matrices)
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    #[command(flatten)]
+    pub options: SearchOptions,
+}
+
+pub fn tsp(args: &TspArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+    let input = args.file.display().to_string();
+    let instance = tsp::read_tsplib(&args.file).map_err(|e| SearchError::input(&input, e))?;
+    let outcome = tsp::solve_tsp(&instance, config);
+    let tour = outcome.answer;
+    let cities: Vec<usize> = tour.cities.iter().map(|c| c + 1).collect();
+    let numbers: Vec<String> = cities.iter().map(usize::to_string).collect();
+    Ok(Report::new(
+        "tsp",
+        input,
+        format!("optimal tour length {}", tour.length),
+        json!({ "length": tour.length, "tour": cities }),
+        outcome.stats,
+    )
+    .detail(format!(
+        "{} ({} cities)",
+        instance.name(),
+        instance.cities()
+    ))
+    .detail(format!("tour (TSPLIB node numbers): {}", numbers.join(" "))))
+}

@@ -1,0 +1,213 @@
+//! `magpie search <app> ...`: run one exact search and report the answer, the search
+//! statistics and the pool's statistics (text, or one JSON record with `--json`).
+//!
+//! The flags shared by every application choose the skeleton's coordination, the
+//! pool size and its victim policy; each application adds its own input (a file or
+//! parameters). Bad input ends in one line on stderr and a non-zero exit.
+
+mod apps;
+mod error;
+mod progress;
+mod report;
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand, ValueEnum};
+use magpie::{ThreadPool, ThreadPoolBuilder};
+use magpie_search::{Coordination, Progress, SearchConfig};
+
+pub use error::SearchError;
+use report::Report;
+
+#[derive(Args, Debug)]
+#[command(
+    subcommand_required = true,
+    arg_required_else_help = true,
+    after_help = "Examples:\n  magpie search clique ../shared/data/dimacs/brock200_4.clq\n  \
+magpie search clique FILE --skeleton depth-bounded -d 2 --threads 2 --json\n  \
+magpie search semigroups -g 20\n  magpie search uts T1 --skeleton budget -b 1000\n  \
+magpie search knapsack ../shared/data/knapsack/knapPI_1_50_1000_1.kp\n  \
+magpie search tsp ../shared/data/tsplib/gr17.tsp --policy last"
+)]
+pub struct SearchArgs {
+    #[command(subcommand)]
+    app: AppCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum AppCommand {
+    /// Maximum clique of a DIMACS graph (or, with --decide K, a clique of size K)
+    Clique(apps::CliqueArgs),
+    /// Count numerical semigroups by genus, up to genus G
+    Semigroups(apps::SemigroupsArgs),
+    /// Unbalanced Tree Search: nodes, leaves and depth of a UTS tree
+    Uts(apps::UtsArgs),
+    /// 0/1 knapsack (Pisinger .kp or low-dimensional .txt files)
+    Knapsack(apps::KnapsackArgs),
+    /// Travelling salesman: an optimal tour of a TSPLIB instance
+    Tsp(apps::TspArgs),
+}
+
+/// The coordination of a skeleton.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skeleton {
+    /// One depth-first traversal on one worker
+    Sequential,
+    /// Nodes up to depth -d become tasks
+    DepthBounded,
+    /// Idle workers take the shallowest unexplored child of a busy one
+    StackStealing,
+    /// After -b backtracks a task gives away its shallowest level
+    Budget,
+}
+
+/// Flags shared by every application.
+#[derive(Args, Debug, Clone)]
+pub struct SearchOptions {
+    /// Worker threads [default: MAGPIE_NUM_THREADS, or the number of CPUs]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=4096))]
+    threads: Option<u16>,
+    /// The coordination [default: depth-bounded with -d, budget with -b, else stack-stealing]
+    #[arg(long, value_enum)]
+    skeleton: Option<Skeleton>,
+    /// Spawn depth of the depth-bounded skeleton [default: 2]
+    #[arg(short = 'd', long = "spawn-depth", value_name = "DEPTH")]
+    spawn_depth: Option<usize>,
+    /// Backtracks before a budget task splits [default: 1000]
+    #[arg(short = 'b', long = "backtracks", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    backtracks: Option<u64>,
+    /// Stack stealing hands over every unexplored sibling at the shallowest level
+    #[arg(long)]
+    steal_all: bool,
+    /// Victim policy of the pool (see `magpie::policy::NAMES`)
+    #[arg(long, value_name = "NAME", default_value = "random",
+          value_parser = clap::builder::PossibleValuesParser::new(magpie::policy::NAMES))]
+    policy: String,
+    /// Print one JSON record instead of text
+    #[arg(long)]
+    json: bool,
+    /// Do not show progress on stderr (shown after a second otherwise)
+    #[arg(long)]
+    no_progress: bool,
+}
+
+impl Default for SearchOptions {
+    /// Stack stealing on every core, random victims, progress shown, text output.
+    fn default() -> Self {
+        Self {
+            threads: None,
+            skeleton: None,
+            spawn_depth: None,
+            backtracks: None,
+            steal_all: false,
+            policy: "random".into(),
+            json: false,
+            no_progress: false,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The coordination the flags ask for.
+    fn coordination(&self) -> Result<Coordination, SearchError> {
+        let skeleton = match (self.skeleton, self.spawn_depth, self.backtracks) {
+            (Some(s), _, _) => s,
+            (None, Some(_), Some(_)) => {
+                return Err(SearchError::Usage(
+                    "-d belongs to depth-bounded and -b to budget; pick one (or --skeleton)".into(),
+                ))
+            }
+            (None, Some(_), None) => Skeleton::DepthBounded,
+            (None, None, Some(_)) => Skeleton::Budget,
+            (None, None, None) => Skeleton::StackStealing,
+        };
+        let stray = |flag: &str| {
+            SearchError::Usage(format!("{flag} does not apply to --skeleton {skeleton:?}"))
+        };
+        if self.spawn_depth.is_some() && skeleton != Skeleton::DepthBounded {
+            return Err(stray("-d"));
+        }
+        if self.backtracks.is_some() && skeleton != Skeleton::Budget {
+            return Err(stray("-b"));
+        }
+        if self.steal_all && skeleton != Skeleton::StackStealing {
+            return Err(stray("--steal-all"));
+        }
+        Ok(match skeleton {
+            Skeleton::Sequential => Coordination::Sequential,
+            Skeleton::DepthBounded => Coordination::DepthBounded {
+                spawn_depth: self.spawn_depth.unwrap_or(2),
+            },
+            Skeleton::StackStealing => Coordination::StackStealing {
+                steal_all: self.steal_all,
+            },
+            Skeleton::Budget => Coordination::Budget {
+                backtracks: self.backtracks.unwrap_or(1000),
+            },
+        })
+    }
+
+    fn pool(&self) -> Result<ThreadPool, SearchError> {
+        let policy =
+            magpie::policy::by_name(&self.policy).map_err(|e| SearchError::Usage(e.to_string()))?;
+        let mut builder = ThreadPoolBuilder::new()
+            .victim_policy_boxed(policy)
+            .thread_name(|i| format!("magpie-search-{i}"));
+        if let Some(threads) = self.threads {
+            builder = builder.num_threads(usize::from(threads));
+        }
+        builder
+            .build()
+            .map_err(|e| SearchError::Usage(format!("cannot build the pool: {e}")))
+    }
+}
+
+/// An application's runner: reads its input, searches with the given configuration
+/// (coordination, pool, progress counter) and reports.
+pub type Runner<'r> = dyn Fn(&SearchConfig<'_>) -> Result<Report, SearchError> + 'r;
+
+/// Runs `magpie search ...`.
+pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
+    let (options, runner): (&SearchOptions, &Runner<'_>) = match &args.app {
+        AppCommand::Clique(a) => (&a.options, &|config| apps::clique(a, config)),
+        AppCommand::Semigroups(a) => (&a.options, &|config| apps::semigroups(a, config)),
+        AppCommand::Uts(a) => (&a.options, &|config| apps::uts(a, config)),
+        AppCommand::Knapsack(a) => (&a.options, &|config| apps::knapsack(a, config)),
+        AppCommand::Tsp(a) => (&a.options, &|config| apps::tsp(a, config)),
+    };
+    let report = run_search(options, runner)?;
+    if options.json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.text());
+    }
+    match report.contradicted_known_answer() {
+        Some(known) => Err(SearchError::WrongAnswer(known.to_string())),
+        None => Ok(()),
+    }
+}
+
+/// The tour's search: the maximum clique of `file` with the default options.
+pub fn clique_for_tour(file: std::path::PathBuf) -> Result<Report, SearchError> {
+    let args = apps::CliqueArgs::new(file);
+    run_search(&args.options, &|config| apps::clique(&args, config))
+}
+
+/// Builds the pool, runs `runner` with progress on stderr, and returns its report
+/// with the run's settings filled in.
+pub fn run_search(options: &SearchOptions, runner: &Runner<'_>) -> Result<Report, SearchError> {
+    let coordination = options.coordination()?;
+    let pool = options.pool()?;
+    let counter = Progress::new();
+    let config = SearchConfig {
+        coordination,
+        ..SearchConfig::sequential()
+    }
+    .in_pool(&pool)
+    .with_progress(&counter);
+    let start = Instant::now();
+    let mut report = progress::while_running(&counter, !options.no_progress, || runner(&config))?;
+    report.settings(coordination, &pool, start.elapsed());
+    Ok(report)
+}

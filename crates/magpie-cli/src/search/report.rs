@@ -1,0 +1,148 @@
+//! [`Report`]: what `magpie search` prints, as text or as one JSON record.
+
+use std::fmt::Write;
+use std::time::Duration;
+
+use magpie::ThreadPool;
+use magpie_search::{Coordination, SearchStats};
+use serde_json::{json, Value};
+
+/// One search's answer and statistics.
+pub struct Report {
+    app: &'static str,
+    input: String,
+    /// The answer in one line, e.g. "maximum clique size 17".
+    headline: String,
+    /// More lines of answer, e.g. the clique's vertices.
+    details: Vec<String>,
+    /// The answer as JSON.
+    answer: Value,
+    /// A known answer the result was checked against: (matches, description).
+    check: Option<(bool, String)>,
+    stats: SearchStats,
+    settings: Value,
+    settings_line: String,
+}
+
+impl Report {
+    /// A report of `app` on `input`.
+    pub fn new(
+        app: &'static str,
+        input: impl Into<String>,
+        headline: impl Into<String>,
+        answer: Value,
+        stats: SearchStats,
+    ) -> Self {
+        Self {
+            app,
+            input: input.into(),
+            headline: headline.into(),
+            details: Vec::new(),
+            answer,
+            check: None,
+            stats,
+            settings: Value::Null,
+            settings_line: String::new(),
+        }
+    }
+
+    /// Adds a line of answer detail.
+    pub fn detail(mut self, line: impl Into<String>) -> Self {
+        self.details.push(line.into());
+        self
+    }
+
+    /// Records a comparison with a known answer.
+    pub fn check(mut self, matches: bool, description: impl Into<String>) -> Self {
+        self.check = Some((matches, description.into()));
+        self
+    }
+
+    /// The known answer the result differs from, if it does.
+    pub fn contradicted_known_answer(&self) -> Option<&str> {
+        match &self.check {
+            Some((false, description)) => Some(description),
+            _ => None,
+        }
+    }
+
+    /// Fills in how the search ran.
+    pub fn settings(&mut self, coordination: Coordination, pool: &ThreadPool, wall: Duration) {
+        let (skeleton, parameter) = match coordination {
+            Coordination::Sequential => ("sequential", String::new()),
+            Coordination::DepthBounded { spawn_depth } => {
+                ("depth-bounded", format!(" (spawn depth {spawn_depth})"))
+            }
+            Coordination::StackStealing { steal_all } => (
+                "stack-stealing",
+                if steal_all { " (steal all)" } else { "" }.to_string(),
+            ),
+            Coordination::Budget { backtracks } => {
+                ("budget", format!(" ({backtracks} backtracks)"))
+            }
+        };
+        let threads = pool.current_num_threads();
+        let policy = pool.victim_policy().to_string();
+        self.settings_line =
+            format!("skeleton {skeleton}{parameter}, {threads} threads, victim policy {policy}");
+        self.settings = json!({
+            "skeleton": skeleton,
+            "coordination": format!("{coordination:?}"),
+            "threads": threads,
+            "policy": policy,
+            "wall_seconds": wall.as_secs_f64(),
+        });
+    }
+
+    /// The human-readable report.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{} {}: {}", self.app, self.input, self.headline);
+        for line in &self.details {
+            let _ = writeln!(out, "  {line}");
+        }
+        if let Some((matches, description)) = &self.check {
+            let verdict = if *matches { "matches" } else { "DIFFERS FROM" };
+            let _ = writeln!(out, "  {verdict} {description}");
+        }
+        let _ = writeln!(out, "{}", self.settings_line);
+        let _ = writeln!(out, "{}", self.stats.to_string().trim_end());
+        out
+    }
+
+    /// The machine-readable report: one JSON object.
+    pub fn json(&self) -> String {
+        let pool = self.stats.pool.as_ref().map(|pool| {
+            let total = pool.total();
+            json!({
+                "policy": pool.policy,
+                "tasks_run": total.tasks_run,
+                "steal_attempts": total.steal_attempts,
+                "steals": total.steals,
+                "items_stolen": total.items_stolen,
+                "stolen_percent": pool.stolen_percent(),
+                "parks": total.parks,
+                "idle_seconds": total.idle.as_secs_f64(),
+            })
+        });
+        let record = json!({
+            "app": self.app,
+            "input": self.input,
+            "headline": self.headline,
+            "answer": self.answer,
+            "known_answer": self.check.as_ref().map(|(matches, description)| json!({
+                "matches": matches,
+                "description": description,
+            })),
+            "run": self.settings,
+            "stats": {
+                "nodes_expanded": self.stats.nodes_expanded,
+                "prunes": self.stats.prunes,
+                "tasks": self.stats.tasks,
+                "seconds": self.stats.elapsed.as_secs_f64(),
+                "pool": pool,
+            },
+        });
+        record.to_string()
+    }
+}

@@ -1,0 +1,155 @@
+//! `magpie search` end to end: answers on the shared instances, the JSON record, and
+//! bad input ending in one line on stderr with a non-zero exit (never a panic).
+
+use std::process::{Command, Output};
+
+fn data(relative: &str) -> String {
+    format!(
+        "{}/../../../shared/data/{relative}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn magpie(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .env("MAGPIE_NUM_THREADS", "2")
+        .output()
+        .expect("the magpie binary runs")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = magpie(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Runs a command that must fail; returns its single stderr line.
+fn error_of(args: &[&str]) -> String {
+    let out = magpie(args);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{args:?} should fail with exit 1"
+    );
+    let stderr = String::from_utf8(out.stderr).expect("utf-8 stderr");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: not one line: {stderr}"
+    );
+    assert!(stderr.starts_with("magpie: error: "), "{stderr}");
+    stderr
+}
+
+#[test]
+fn every_app_prints_its_answer() {
+    let clique = data("dimacs/brock200_4.clq");
+    let out = stdout_of(&[
+        "search",
+        "clique",
+        &clique,
+        "--skeleton",
+        "depth-bounded",
+        "-d",
+        "2",
+    ]);
+    assert!(out.contains("maximum clique size 17"), "{out}");
+    assert!(
+        out.contains("skeleton depth-bounded (spawn depth 2), 2 threads"),
+        "{out}"
+    );
+    let out = stdout_of(&[
+        "search",
+        "clique",
+        &clique,
+        "--decide",
+        "18",
+        "--no-progress",
+    ]);
+    assert!(out.contains("no clique of size 18"), "{out}");
+    let out = stdout_of(&[
+        "search",
+        "semigroups",
+        "-g",
+        "15",
+        "--skeleton",
+        "budget",
+        "-b",
+        "10",
+    ]);
+    assert!(
+        out.contains("2857 numerical semigroups of genus 15"),
+        "{out}"
+    );
+    let out = stdout_of(&[
+        "search",
+        "uts",
+        "default",
+        "--skeleton",
+        "stack-stealing",
+        "--steal-all",
+    ]);
+    assert!(out.contains("1732 nodes, 1050 leaves, depth 6"), "{out}");
+    let knapsack = data("knapsack/knapsackTest1.kp");
+    let out = stdout_of(&["search", "knapsack", &knapsack, "--policy", "last"]);
+    assert!(out.contains("6925"), "{out}");
+    assert!(out.contains("matches"), "{out}");
+    let out = stdout_of(&[
+        "search",
+        "tsp",
+        &data("tsplib/burma14.tsp"),
+        "--skeleton",
+        "sequential",
+    ]);
+    assert!(out.contains("3323"), "{out}");
+}
+
+#[test]
+fn json_output_is_one_parsable_record() {
+    let out = stdout_of(&[
+        "search",
+        "tsp",
+        &data("tsplib/gr17.tsp"),
+        "--json",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let record: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(record["app"], "tsp");
+    assert_eq!(record["answer"]["length"], 2085);
+    assert_eq!(record["run"]["threads"], 2);
+    assert_eq!(record["run"]["skeleton"], "stack-stealing");
+    assert!(record["stats"]["nodes_expanded"].as_u64().unwrap() > 0);
+    assert!(record["stats"]["pool"]["stolen_percent"].is_number());
+}
+
+#[test]
+fn bad_input_is_one_line_and_a_failure() {
+    let dir = std::env::temp_dir().join(format!("magpie-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let missing = dir.join("missing.clq").display().to_string();
+    assert!(error_of(&["search", "clique", &missing]).contains("missing.clq"));
+    let bad_header = write("header.clq", "p edge x 3\n");
+    assert!(error_of(&["search", "clique", &bad_header]).contains("line 1"));
+    let out_of_range = write("range.clq", "p edge 3 1\ne 1 4\n");
+    error_of(&["search", "clique", &out_of_range]);
+    let empty = write("empty.clq", "c nothing here\n");
+    error_of(&["search", "clique", &empty]);
+    let negative = write("negative.kp", "10\n0\n5 -3\n");
+    error_of(&["search", "knapsack", &negative]);
+    let empty_tsp = write("empty.tsp", "NAME: x\nTYPE: TSP\nEOF\n");
+    error_of(&["search", "tsp", &empty_tsp]);
+    error_of(&["search", "uts", "t=1,d=oops"]);
+    error_of(&["search", "semigroups", "-g", "1000"]);
+    error_of(&["search", "semigroups", "5", "-d", "2", "-b", "3"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

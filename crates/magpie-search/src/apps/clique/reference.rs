@@ -1,0 +1,65 @@
+//! A hand-written maximum-clique solver, without the framework: the baseline that
+//! measures the skeleton's overhead, and an oracle for the tests.
+//!
+//! The same algorithm as [`MaxClique`](super::MaxClique) under the sequential
+//! skeleton — degree order, greedy-colouring bound, children highest colour first,
+//! the remaining siblings cut off at the first child whose bound cannot beat the
+//! best clique — written as the plain recursion a programmer would write, so the
+//! two visit the same nodes and differ only in the traversal machinery.
+
+use super::bitset::Bitset;
+use super::graph::Graph;
+use super::search::colour;
+
+/// A maximum clique of `graph` (sorted, 0-based) and the number of nodes visited.
+///
+/// ```
+/// use magpie_search::apps::clique::{parse_dimacs, reference};
+///
+/// let graph = parse_dimacs("p edge 4 4\ne 1 2\ne 2 3\ne 1 3\ne 3 4\n").unwrap();
+/// assert_eq!(reference::maximum_clique(&graph).0, vec![0, 1, 2]);
+/// ```
+pub fn maximum_clique(graph: &Graph) -> (Vec<usize>, u64) {
+    let original = graph.degree_order();
+    let mut search = Search {
+        graph: graph.renumbered(&original),
+        members: Vec::new(),
+        best: Vec::new(),
+        nodes: 0,
+    };
+    let all = Bitset::full(graph.order());
+    search.expand(&all);
+    let mut clique: Vec<usize> = search.best.iter().map(|&v| original[v]).collect();
+    clique.sort_unstable();
+    (clique, search.nodes)
+}
+
+struct Search {
+    graph: Graph,
+    members: Vec<usize>,
+    best: Vec<usize>,
+    nodes: u64,
+}
+
+impl Search {
+    /// Visits the clique `members` whose common neighbours are `candidates`.
+    fn expand(&mut self, candidates: &Bitset) {
+        self.nodes += 1;
+        if self.members.len() > self.best.len() {
+            self.best.clone_from(&self.members);
+        }
+        let (order, colours) = colour(&self.graph, candidates);
+        let mut remaining = candidates.clone();
+        for (&v, &colour) in order.iter().zip(&colours).rev() {
+            if self.members.len() + colour <= self.best.len() {
+                return; // the bounds of the remaining siblings are no larger
+            }
+            let mut next = remaining.clone();
+            next.intersect_with(self.graph.neighbours(v));
+            remaining.remove(v);
+            self.members.push(v);
+            self.expand(&next);
+            self.members.pop();
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! [`KnapsackInstance`]: items and capacity as exact fixed-point integers.
+//!
+//! Profits are scaled by `10^p` and weights (with the capacity) by `10^w`, where `p`
+//! and `w` are the largest numbers of decimals in the input, so every comparison in
+//! the search is on integers and exact.
+
+use super::decimal::Decimal;
+use super::error::KnapsackError;
+
+/// A 0/1 knapsack instance: items with a profit and a positive weight, and a
+/// capacity. Items are numbered from 0 in input order.
+///
+/// Totals of all profits and of all weights fit in a `u64` (in units), which the
+/// readers check, so no sum in the search overflows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct KnapsackInstance {
+    /// Profits in units of `10^-profit_decimals`.
+    profits: Vec<u64>,
+    /// Weights in units of `10^-weight_decimals`; all positive.
+    weights: Vec<u64>,
+    /// The capacity in weight units.
+    capacity: u64,
+    profit_decimals: u32,
+    weight_decimals: u32,
+    /// The optimum stated in the file, if the format carries one.
+    stated_optimum: Option<Decimal>,
+}
+
+/// One parsed item with the line it came from (for error messages).
+pub(super) struct ParsedItem {
+    pub(super) profit: Decimal,
+    pub(super) weight: Decimal,
+    pub(super) line: usize,
+}
+
+impl KnapsackInstance {
+    /// An instance with integer profits and weights; `None` if there are no items
+    /// or some weight is zero.
+    ///
+    /// ```
+    /// use magpie_search::apps::knapsack::{Decimal, KnapsackInstance};
+    ///
+    /// let instance = KnapsackInstance::from_integers(&[(10, 5), (7, 4)], 8).unwrap();
+    /// assert_eq!(instance.item_count(), 2);
+    /// assert_eq!(instance.capacity(), Decimal::integer(8));
+    /// assert!(KnapsackInstance::from_integers(&[(1, 0)], 8).is_none());
+    /// ```
+    pub fn from_integers(items: &[(u32, u32)], capacity: u64) -> Option<Self> {
+        if items.is_empty() || items.iter().any(|&(_, weight)| weight == 0) {
+            return None;
+        }
+        Some(Self {
+            profits: items.iter().map(|&(p, _)| u64::from(p)).collect(),
+            weights: items.iter().map(|&(_, w)| u64::from(w)).collect(),
+            capacity,
+            profit_decimals: 0,
+            weight_decimals: 0,
+            stated_optimum: None,
+        })
+    }
+
+    /// Scales parsed items to common decimals, checking that every total fits.
+    pub(super) fn from_parsed(
+        items: &[ParsedItem],
+        capacity: Decimal,
+        capacity_line: usize,
+        stated_optimum: Option<Decimal>,
+    ) -> Result<Self, KnapsackError> {
+        if items.is_empty() {
+            return Err(KnapsackError::EmptyInstance);
+        }
+        let profit_decimals = items.iter().map(|i| i.profit.decimals()).max();
+        let weight_decimals = items.iter().map(|i| i.weight.decimals()).max();
+        let profit_decimals = profit_decimals.unwrap_or(0);
+        let weight_decimals = weight_decimals.unwrap_or(0).max(capacity.decimals());
+        let capacity = capacity
+            .units_at(weight_decimals)
+            .ok_or(KnapsackError::Overflow {
+                line: capacity_line,
+            })?;
+        let (mut total_profit, mut total_weight) = (0u64, 0u64);
+        let mut profits = Vec::with_capacity(items.len());
+        let mut weights = Vec::with_capacity(items.len());
+        for item in items {
+            let overflow = KnapsackError::Overflow { line: item.line };
+            let profit = item.profit.units_at(profit_decimals);
+            let weight = item.weight.units_at(weight_decimals);
+            let (Some(profit), Some(weight)) = (profit, weight) else {
+                return Err(overflow);
+            };
+            total_profit = total_profit.checked_add(profit).ok_or(overflow)?;
+            total_weight = total_weight
+                .checked_add(weight)
+                .ok_or(KnapsackError::Overflow { line: item.line })?;
+            profits.push(profit);
+            weights.push(weight);
+        }
+        Ok(Self {
+            profits,
+            weights,
+            capacity,
+            profit_decimals,
+            weight_decimals,
+            stated_optimum,
+        })
+    }
+
+    /// The number of items.
+    pub fn item_count(&self) -> usize {
+        self.profits.len()
+    }
+
+    /// The profit of item `i` (panics if `i` is not below `item_count()`).
+    pub fn profit(&self, i: usize) -> Decimal {
+        Decimal::new(self.profits[i], self.profit_decimals)
+    }
+
+    /// The weight of item `i` (panics if `i` is not below `item_count()`).
+    pub fn weight(&self, i: usize) -> Decimal {
+        Decimal::new(self.weights[i], self.weight_decimals)
+    }
+
+    /// The capacity.
+    pub fn capacity(&self) -> Decimal {
+        Decimal::new(self.capacity, self.weight_decimals)
+    }
+
+    /// The optimum stated in the file (the `.kp` format's second line), if any.
+    pub fn stated_optimum(&self) -> Option<Decimal> {
+        self.stated_optimum
+    }
+
+    /// The profits in units of `10^-profit_decimals()`.
+    pub fn profit_units(&self) -> &[u64] {
+        &self.profits
+    }
+
+    /// The weights in units of `10^-weight_decimals()`.
+    pub fn weight_units(&self) -> &[u64] {
+        &self.weights
+    }
+
+    /// The capacity in units of `10^-weight_decimals()`.
+    pub fn capacity_units(&self) -> u64 {
+        self.capacity
+    }
+
+    /// The decimals profits are scaled by.
+    pub fn profit_decimals(&self) -> u32 {
+        self.profit_decimals
+    }
+
+    /// The decimals weights and the capacity are scaled by.
+    pub fn weight_decimals(&self) -> u32 {
+        self.weight_decimals
+    }
+
+    /// The total profit and weight of `items`; `None` if an index is out of range
+    /// or repeated. (Whether the weight fits is for the caller to compare with
+    /// [`capacity`](Self::capacity).)
+    pub fn totals(&self, items: &[usize]) -> Option<(Decimal, Decimal)> {
+        let mut seen = vec![false; self.item_count()];
+        let (mut profit, mut weight) = (0u64, 0u64);
+        for &i in items {
+            if std::mem::replace(seen.get_mut(i)?, true) {
+                return None;
+            }
+            // Distinct items: bounded by the totals, which fit.
+            profit += self.profits[i];
+            weight += self.weights[i];
+        }
+        Some((
+            Decimal::new(profit, self.profit_decimals),
+            Decimal::new(weight, self.weight_decimals),
+        ))
+    }
+}

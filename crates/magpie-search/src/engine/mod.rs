@@ -1,0 +1,238 @@
+//! The traversal shared by every search type: a search type says what a visit does
+//! and which children are admitted; a coordination says how the tree becomes tasks.
+//!
+//! Sequential and depth-bounded searches recurse; stack stealing and budget keep an
+//! explicit stack of child generators so that unexplored children can be split off
+//! (see [`stack`]).
+
+mod stack;
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::config::{Coordination, SearchConfig};
+use crate::progress::Progress;
+use crate::shared::RemoteSink;
+use crate::space::SearchSpace;
+use crate::stats::SearchStats;
+
+/// What a search type does at each node. Shared by all tasks of one run.
+pub(crate) trait SearchType<S: SearchSpace>: Sync {
+    /// Per-task state, merged into the shared state when the task ends.
+    type Local: Default;
+
+    /// Visits `node` at `depth`; returns whether its children should be generated.
+    fn visit(&self, space: &S, node: &S::Node, depth: usize, local: &mut Self::Local) -> bool;
+
+    /// Whether `child` may still lead to an answer (false: prune it).
+    fn admits(&self, space: &S, child: &S::Node) -> bool;
+
+    /// Whether the whole search should stop now.
+    fn stop_requested(&self) -> bool;
+
+    /// Folds one task's state into the shared state.
+    fn merge(&self, local: Self::Local);
+}
+
+/// One task's counters and search-type state.
+struct TaskLocal<L> {
+    nodes: u64,
+    prunes: u64,
+    data: L,
+}
+
+impl<L: Default> TaskLocal<L> {
+    /// Counts one visited node, reporting to `progress` every [`Progress::BATCH`].
+    #[inline]
+    fn count_node(&mut self, progress: Option<&Progress>) {
+        self.nodes += 1;
+        if self.nodes % Progress::BATCH == 0 {
+            if let Some(progress) = progress {
+                progress.add(Progress::BATCH);
+            }
+        }
+    }
+
+    fn new() -> Self {
+        Self {
+            nodes: 0,
+            prunes: 0,
+            data: L::default(),
+        }
+    }
+}
+
+/// How a run turns the tree into tasks (the resolved [`Coordination`]).
+#[derive(Clone, Copy)]
+enum Split {
+    /// Nodes above `spawn_depth` become tasks (0: one sequential traversal).
+    Depth { spawn_depth: usize },
+    /// Split when a worker is idle.
+    Stealing { steal_all: bool },
+    /// Split after this many backtracks.
+    Budget { backtracks: u64 },
+}
+
+/// Everything a task reads: shared by reference across the scope.
+struct Run<'r, S, K> {
+    space: &'r S,
+    kind: &'r K,
+    prune_siblings: bool,
+    split: Split,
+    remote: Option<&'r dyn RemoteSink>,
+    progress: Option<&'r Progress>,
+    /// Stack stealing: split-off tasks not yet started (so that one idle worker
+    /// does not make every busy task split).
+    pending_splits: AtomicUsize,
+    tasks: AtomicU64,
+    nodes: AtomicU64,
+    prunes: AtomicU64,
+}
+
+impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
+    fn finish(&self, local: TaskLocal<K::Local>) {
+        if let Some(progress) = self.progress {
+            progress.add(local.nodes % Progress::BATCH);
+        }
+        self.tasks.fetch_add(1, Ordering::Relaxed);
+        self.nodes.fetch_add(local.nodes, Ordering::Relaxed);
+        self.prunes.fetch_add(local.prunes, Ordering::Relaxed);
+        self.kind.merge(local.data);
+    }
+
+    /// Depth-first search of `node`'s subtree on this thread.
+    fn explore(&self, node: &S::Node, depth: usize, local: &mut TaskLocal<K::Local>) {
+        if self.kind.stop_requested() {
+            return;
+        }
+        local.count_node(self.progress);
+        if !self.kind.visit(self.space, node, depth, &mut local.data) {
+            return;
+        }
+        for child in self.space.children(node) {
+            if self.kind.stop_requested() {
+                return;
+            }
+            if !self.kind.admits(self.space, &child) {
+                local.prunes += 1;
+                if self.prune_siblings {
+                    return;
+                }
+                continue;
+            }
+            self.explore(&child, depth + 1, local);
+        }
+    }
+
+    /// A task for `node` at `depth`, split off by its parent task.
+    fn task<'s>(&'s self, scope: &magpie::Scope<'s>, node: S::Node, depth: usize) {
+        if depth > 0 && matches!(self.split, Split::Stealing { .. }) {
+            self.pending_splits.fetch_sub(1, Ordering::Relaxed);
+        }
+        let mut local = TaskLocal::new();
+        if depth > 0 && !self.kind.admits(self.space, &node) {
+            // The incumbent may have improved since the task was spawned.
+            local.prunes += 1;
+        } else {
+            match self.split {
+                Split::Depth { spawn_depth } if depth >= spawn_depth => {
+                    self.explore(&node, depth, &mut local)
+                }
+                Split::Depth { .. } => self.spawn_children(scope, node, depth, &mut local),
+                Split::Stealing { .. } | Split::Budget { .. } => {
+                    stack::search(self, scope, node, depth, &mut local)
+                }
+            }
+        }
+        self.finish(local);
+    }
+
+    /// Visits `node` and spawns each admitted child as a task, in heuristic order.
+    /// Thieves take a worker's oldest task, so an idle worker gets the most promising
+    /// subtree while the spawning worker runs its newest task first (as in YewPar,
+    /// where HPX workers also run their own newest task first).
+    fn spawn_children<'s>(
+        &'s self,
+        scope: &magpie::Scope<'s>,
+        node: S::Node,
+        depth: usize,
+        local: &mut TaskLocal<K::Local>,
+    ) {
+        if self.kind.stop_requested() {
+            return;
+        }
+        local.count_node(self.progress);
+        if !self.kind.visit(self.space, &node, depth, &mut local.data) {
+            return;
+        }
+        for child in self.space.children(&node) {
+            if self.kind.stop_requested() {
+                return;
+            }
+            if !self.kind.admits(self.space, &child) {
+                local.prunes += 1;
+                if self.prune_siblings {
+                    break;
+                }
+                continue;
+            }
+            self.hand_off(scope, child, depth + 1);
+        }
+    }
+
+    /// Makes `node` (at `depth`) a task of the scope.
+    fn hand_off<'s>(&'s self, scope: &magpie::Scope<'s>, node: S::Node, depth: usize) {
+        scope.spawn(move |scope| self.task(scope, node, depth));
+    }
+}
+
+/// Runs search type `kind` over `space` as `config` says, returning the statistics;
+/// the answer is left in `kind`'s shared state.
+pub(crate) fn run<S, K>(space: &S, kind: &K, config: &SearchConfig<'_>) -> SearchStats
+where
+    S: SearchSpace,
+    K: SearchType<S>,
+{
+    let start = Instant::now();
+    let split = match config.coordination {
+        Coordination::Sequential => Split::Depth { spawn_depth: 0 },
+        Coordination::DepthBounded { spawn_depth } => Split::Depth { spawn_depth },
+        Coordination::StackStealing { steal_all } => Split::Stealing { steal_all },
+        Coordination::Budget { backtracks } => Split::Budget {
+            backtracks: backtracks.max(1),
+        },
+    };
+    let run = Run {
+        space,
+        kind,
+        prune_siblings: config.prune_siblings,
+        split,
+        remote: config.remote,
+        progress: config.progress,
+        pending_splits: AtomicUsize::new(0),
+        tasks: AtomicU64::new(0),
+        nodes: AtomicU64::new(0),
+        prunes: AtomicU64::new(0),
+    };
+    let body = || {
+        if let Split::Depth { spawn_depth: 0 } = split {
+            let mut local = TaskLocal::new();
+            run.explore(&space.root(), 0, &mut local);
+            run.finish(local);
+        } else {
+            let run = &run;
+            magpie::scope(|scope| run.task(scope, space.root(), 0));
+        }
+    };
+    match config.pool {
+        Some(pool) => pool.install(body),
+        None => body(),
+    }
+    SearchStats {
+        nodes_expanded: run.nodes.load(Ordering::Relaxed),
+        prunes: run.prunes.load(Ordering::Relaxed),
+        tasks: run.tasks.load(Ordering::Relaxed),
+        elapsed: start.elapsed(),
+        pool: config.pool.map(magpie::ThreadPool::stats),
+    }
+}
