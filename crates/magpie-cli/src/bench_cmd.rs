@@ -61,7 +61,7 @@ enum BenchCommand {
     /// same bound (clique brock200_4, semigroups genus 25, UTS T1), target <= 5 % slower.
     /// Speedup 1 -> 2 threads for depth-bounded, stack stealing (one / all) and budget on
     /// clique (MAGPIE_SEARCH_CLIQUE, default brock200_1), semigroups genus 30, UTS T1 and
-    /// two knapsacks, target >= 1.8. Victim policies random / last / probabilistic /
+    /// knapsack f8, target >= 1.8. Victim policies random / last / probabilistic /
     /// performance with the stolen percentage. Data from MAGPIE_DATA (default
     /// ../shared/data).
     Search(SearchBenchArgs),

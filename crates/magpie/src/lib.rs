@@ -88,6 +88,39 @@ pub fn current_idle_workers() -> Option<usize> {
     worker::WorkerThread::current().map(|w| w.registry().sleep.idle_count())
 }
 
+/// Makes the jobs the calling worker has queued stealable now, if other workers are
+/// idle; does nothing outside a pool.
+///
+/// A worker's newest jobs sit in a private block of its BWoS queue until it shares
+/// them, which the pool does when the worker pushes while someone is idle. A task
+/// that spawned work and then runs for a long time without pushing again (a search
+/// exploring a big subtree, say) calls this now and then, so that a worker that went
+/// idle meanwhile can take that work instead of sleeping. Cheap when there is
+/// nothing to share or nobody to share with.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+///
+/// let pool = magpie::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let done = AtomicBool::new(false);
+/// pool.scope(|s| {
+///     s.spawn(|_| done.store(true, Ordering::Relaxed));
+///     s.spawn(|_| {});
+///     // A long task: until the first job has run somewhere, keep offering it.
+///     while !done.load(Ordering::Relaxed) {
+///         magpie::share_queued_jobs();
+///         std::thread::yield_now();
+///     }
+/// });
+/// ```
+pub fn share_queued_jobs() {
+    if let Some(worker) = worker::WorkerThread::current() {
+        if worker.registry().sleep.anyone_idle() {
+            worker.share_private();
+        }
+    }
+}
+
 /// Number of threads of the current pool (inside a worker) or of the global pool.
 pub fn current_num_threads() -> usize {
     match worker::WorkerThread::current() {

@@ -138,7 +138,7 @@ impl Registry {
             // A worker of another pool blocks here: report its batched scope counts and
             // make its private jobs stealable first; others may be waiting for them.
             worker.flush_scope_counts();
-            worker.share_before_blocking();
+            worker.share_private();
         }
         let job = StackJob::new(
             || {

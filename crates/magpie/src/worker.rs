@@ -203,9 +203,9 @@ impl WorkerThread {
         }
     }
 
-    /// About to block the thread (install into another pool): let thieves have the
-    /// private jobs meanwhile.
-    pub(crate) fn share_before_blocking(&self) {
+    /// Lets thieves have the private jobs: before blocking the thread (install into
+    /// another pool), or when a long task asks ([`crate::share_queued_jobs`]).
+    pub(crate) fn share_private(&self) {
         if self.can_share && !self.local.private_is_empty() {
             self.share();
         }

@@ -6,7 +6,8 @@
 //!   at most 5 % slower.
 //! * Speedup from 1 to 2 threads for each coordination (depth-bounded, stack
 //!   stealing with one child and with all siblings, budget): max clique, semigroups
-//!   genus 30, UTS T1, knapsack knapPI_1_50_1000_1 and f8. Target: at least 1.8.
+//!   genus 30, UTS T1, knapsack f8. Target: at least 1.8. (knapPI_1_50_1000_1 is
+//!   left out: the greedy seed and the bound solve it in 19 nodes, 15 µs.)
 //! * Victim policies (random, last, probabilistic, performance-driven) on the same
 //!   workloads with 2 threads, with the percentage of tasks stolen.
 //!
@@ -102,7 +103,6 @@ impl Params {
                     Workload::clique(&data, &clique)?,
                     Workload::Semigroups { genus: 30 },
                     Workload::uts("T1")?,
-                    Workload::knapsack(&data, "knapPI_1_50_1000_1.kp")?,
                     Workload::knapsack(&data, "low-dimensional/f8_l-d_kp_23_10000.txt")?,
                 ],
             )

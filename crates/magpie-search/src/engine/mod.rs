@@ -34,6 +34,10 @@ pub(crate) trait SearchType<S: SearchSpace>: Sync {
     fn merge(&self, local: Self::Local);
 }
 
+/// How many nodes a depth-bounded task explores between two offers of its queued
+/// jobs to idle workers (one thread-local lookup and one load each).
+const SHARE_CHECK_INTERVAL: u64 = 64;
+
 /// One task's counters and search-type state.
 struct TaskLocal<L> {
     nodes: u64,
@@ -106,6 +110,11 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
             return;
         }
         local.count_node(self.progress);
+        if local.nodes % SHARE_CHECK_INTERVAL == 0 {
+            // Tasks this worker spawned before it went deep may still be private
+            // to its queue; a worker that went idle since should get them.
+            magpie::share_queued_jobs();
+        }
         if !self.kind.visit(self.space, node, depth, &mut local.data) {
             return;
         }

@@ -5,13 +5,15 @@
 //! * Stack stealing (YewPar's `StackStealing`): while more pool workers are idle than
 //!   split-off tasks wait to start, the task hands over its shallowest unexplored
 //!   child, or with `steal_all` every unexplored sibling at that level. The pool's
-//!   victim policy decides who takes the new tasks.
+//!   victim policy decides who takes the new tasks. While split-off tasks wait and a
+//!   worker is idle, the task makes its queued jobs stealable
+//!   ([`magpie::share_queued_jobs`]): a worker that pushed while nobody was idle
+//!   keeps its newest jobs private until then.
 //! * Budget (YewPar's `Budget`): after `backtracks` backtracks the task hands over
 //!   every unexplored child at its shallowest level and starts counting again.
 //!
 //! A backtrack is the end of one node's subtree (a leaf counts), as in YewPar.
 
-use std::iter::Fuse;
 use std::sync::atomic::Ordering;
 
 use super::{Run, SearchType, Split, TaskLocal};
@@ -20,7 +22,8 @@ use crate::space::SearchSpace;
 
 /// The children of one node on the stack that are not yet explored.
 struct Frame<'s, S: SearchSpace + 's> {
-    children: Fuse<S::Children<'s>>,
+    /// Never polled again once `exhausted` is set (so it need not be fused).
+    children: S::Children<'s>,
     /// The depth of those children.
     depth: usize,
     /// No children left to take (known without pulling from `children`).
@@ -47,38 +50,58 @@ pub(super) fn search<'s, S, K>(
     if !kind.visit(space, &node, depth, &mut local.data) {
         return;
     }
-    let mut stack: Vec<Frame<'s, S>> = vec![Frame::new(space, &node, depth + 1)];
+    let mut stack: Vec<Frame<'s, S>> = Vec::new();
+    // The next node to visit: the first child of a node just expanded (so that a
+    // leaf never costs a frame on the stack), else the top frame's next child.
+    let mut carried = descend(run, &mut stack, &node, depth, local);
     drop(node);
     // Frames below this index are exhausted: splits start looking here.
     let mut first_live = 0;
-    let mut backtracks = 0;
-    while let Some(top) = stack.last_mut() {
+    let mut backtracks = u64::from(carried.is_none());
+    loop {
         if kind.stop_requested() {
             return;
         }
-        let Some(child) = top.next_admitted(run, local) else {
-            stack.pop();
-            first_live = first_live.min(stack.len());
-            backtracks += 1;
-            if let Split::Budget { backtracks: budget } = run.split {
-                if backtracks >= budget {
-                    backtracks = 0;
-                    split(run, scope, &mut stack, &mut first_live, true, local);
-                }
+        let (child, child_depth) = match carried.take() {
+            Some(next) => next,
+            None => {
+                let Some(top) = stack.last_mut() else {
+                    break;
+                };
+                let Some(child) = top.next_admitted(run, local) else {
+                    stack.pop();
+                    first_live = first_live.min(stack.len());
+                    backtracks += 1;
+                    if let Split::Budget { backtracks: budget } = run.split {
+                        if backtracks >= budget {
+                            backtracks = 0;
+                            split(run, scope, &mut stack, &mut first_live, true, local);
+                        }
+                    }
+                    continue;
+                };
+                (child, top.depth)
             }
-            continue;
         };
-        let child_depth = top.depth;
         local.count_node(run.progress);
         if kind.visit(space, &child, child_depth, &mut local.data) {
-            stack.push(Frame::new(space, &child, child_depth + 1));
-        } else {
-            backtracks += 1;
+            carried = descend(run, &mut stack, &child, child_depth, local);
         }
-        if let Split::Stealing { steal_all } = run.split {
-            if wanted(run) {
-                split(run, scope, &mut stack, &mut first_live, steal_all, local);
-                continue;
+        if carried.is_none() {
+            backtracks += 1; // a leaf: its subtree ends here
+        }
+        let idle = magpie::current_idle_workers().unwrap_or(0);
+        if idle > 0 {
+            match run.split {
+                Split::Stealing { steal_all }
+                    if idle > run.pending_splits.load(Ordering::Relaxed) =>
+                {
+                    split(run, scope, &mut stack, &mut first_live, steal_all, local);
+                    continue;
+                }
+                // Work we split or spawned earlier may still sit in our queue's
+                // private block: let the idle worker have it.
+                _ => magpie::share_queued_jobs(),
             }
         }
         if let Some(remote) = run.remote {
@@ -89,10 +112,30 @@ pub(super) fn search<'s, S, K>(
     }
 }
 
+/// Starts generating the children of `node` (at `depth`, already visited): returns
+/// its first admitted child, pushing the generator of the rest, or `None` for a
+/// node without admitted children (no frame is pushed for it).
+fn descend<'s, S, K>(
+    run: &Run<'s, S, K>,
+    stack: &mut Vec<Frame<'s, S>>,
+    node: &S::Node,
+    depth: usize,
+    local: &mut TaskLocal<K::Local>,
+) -> Option<(S::Node, usize)>
+where
+    S: SearchSpace,
+    K: SearchType<S>,
+{
+    let mut frame = Frame::new(run.space, node, depth + 1);
+    let first = frame.next_admitted(run, local)?;
+    stack.push(frame);
+    Some((first, depth + 1))
+}
+
 impl<'s, S: SearchSpace + 's> Frame<'s, S> {
     fn new(space: &'s S, node: &S::Node, depth: usize) -> Self {
         Self {
-            children: space.children(node).fuse(),
+            children: space.children(node),
             depth,
             exhausted: false,
         }
@@ -118,13 +161,6 @@ impl<'s, S: SearchSpace + 's> Frame<'s, S> {
         }
         None
     }
-}
-
-/// Whether an idle worker would take a split-off task now: more workers idle than
-/// split-off tasks waiting to start.
-fn wanted<S, K>(run: &Run<'_, S, K>) -> bool {
-    let idle = magpie::current_idle_workers().unwrap_or(0);
-    idle > run.pending_splits.load(Ordering::Relaxed)
 }
 
 /// Sends the shallowest unexplored admitted child to another process.
