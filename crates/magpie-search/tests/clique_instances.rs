@@ -88,6 +88,33 @@ fn san200_0_7_1() {
     check_omega(instance!("san200_0.7_1.clq"), 30);
 }
 
+// Larger instances: seconds (p_hat300-3, MANN_a27) to hours (brock400_2, brock800_2
+// under every coordination) on 2 cores. Run with `cargo test --release -- --ignored`.
+
+#[test]
+#[ignore = "slow: about a minute in release"]
+fn p_hat300_3() {
+    check_omega(instance!("p_hat300-3.clq"), 36);
+}
+
+#[test]
+#[ignore = "slow: minutes in release"]
+fn mann_a27() {
+    check_omega(instance!("MANN_a27.clq"), 126);
+}
+
+#[test]
+#[ignore = "benchmark-sized: about 7 minutes per sequential run"]
+fn brock400_2() {
+    check_omega(instance!("brock400_2.clq"), 29);
+}
+
+#[test]
+#[ignore = "benchmark-sized: hours"]
+fn brock800_2() {
+    check_omega(instance!("brock800_2.clq"), 24);
+}
+
 /// The hand-written solver visits exactly the nodes the sequential skeleton visits.
 #[test]
 fn reference_solver_matches_the_sequential_skeleton() {

@@ -103,23 +103,7 @@ fn fractional_instance_is_exact() {
     assert_eq!(outcome.answer.items, vec![2, 4, 6, 7, 9, 10, 11, 13, 14]);
 }
 
-/// SplitMix64: a tiny seeded generator, enough for test instances.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `low..=high`.
-    fn range(&mut self, low: u64, high: u64) -> u64 {
-        low + self.next() % (high - low + 1)
-    }
-}
+use common::SplitMix;
 
 /// A random instance as integer units, with how many decimals they carry.
 struct Random {

@@ -6,23 +6,7 @@ use magpie_search::{enumerate, NodesPerDepth, SearchConfig};
 
 mod common;
 
-/// SplitMix64: a tiny seeded generator, enough for test graphs.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+use common::SplitMix;
 
 fn random_graph(rng: &mut SplitMix, vertices: usize, density_percent: u64) -> Graph {
     let mut graph = Graph::new(vertices);

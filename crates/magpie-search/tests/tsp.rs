@@ -95,18 +95,7 @@ fn gr17_lower_diagonal_matrix_is_read() {
     assert_eq!(instance.distance(9, 8), 495);
 }
 
-/// SplitMix64: a tiny seeded generator, enough for test instances.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+use common::SplitMix;
 
 /// A symmetric instance on `n` cities with random weights below `max` (not
 /// necessarily metric).

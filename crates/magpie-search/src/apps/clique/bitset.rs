@@ -1,19 +1,54 @@
 //! [`Bitset`]: a fixed-capacity set of small integers, one bit each.
+//!
+//! Sets of up to [`INLINE_CAPACITY`] elements keep their words inline, so cloning one
+//! (the search clones a candidate set per child) copies 64 bytes and never allocates;
+//! larger sets use a heap vector.
+
+/// The largest capacity stored without a heap allocation.
+pub const INLINE_CAPACITY: usize = 64 * INLINE_WORDS;
+const INLINE_WORDS: usize = 8;
 
 /// A set of integers in `0..capacity`, stored as 64-bit words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bitset {
-    words: Vec<u64>,
+    words: Words,
     capacity: usize,
+}
+
+/// The words of a set; unused inline words stay zero (so equality is derived).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+enum Words {
+    Inline([u64; INLINE_WORDS]),
+    Heap(Vec<u64>),
 }
 
 impl Bitset {
     /// The empty set with room for `0..capacity`.
     pub fn new(capacity: usize) -> Self {
-        Self {
-            words: vec![0; capacity.div_ceil(64)],
-            capacity,
+        let words = if capacity <= INLINE_CAPACITY {
+            Words::Inline([0; INLINE_WORDS])
+        } else {
+            Words::Heap(vec![0; capacity.div_ceil(64)])
+        };
+        Self { words, capacity }
+    }
+
+    #[inline]
+    fn words(&self) -> &[u64] {
+        match &self.words {
+            Words::Inline(words) => &words[..self.capacity.div_ceil(64)],
+            Words::Heap(words) => words,
+        }
+    }
+
+    #[inline]
+    fn words_mut(&mut self) -> &mut [u64] {
+        let used = self.capacity.div_ceil(64);
+        match &mut self.words {
+            Words::Inline(words) => &mut words[..used],
+            Words::Heap(words) => words,
         }
     }
 
@@ -33,32 +68,32 @@ impl Bitset {
 
     /// Adds `i`, which must be below the capacity (else it may panic).
     pub fn insert(&mut self, i: usize) {
-        self.words[i / 64] |= 1 << (i % 64);
+        self.words_mut()[i / 64] |= 1 << (i % 64);
     }
 
     /// Removes `i`, which must be below the capacity (else it may panic).
     pub fn remove(&mut self, i: usize) {
-        self.words[i / 64] &= !(1 << (i % 64));
+        self.words_mut()[i / 64] &= !(1 << (i % 64));
     }
 
     /// Whether `i` is in the set.
     pub fn contains(&self, i: usize) -> bool {
-        i < self.capacity && self.words[i / 64] & (1 << (i % 64)) != 0
+        i < self.capacity && self.words()[i / 64] & (1 << (i % 64)) != 0
     }
 
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        self.words().iter().all(|&w| w == 0)
     }
 
     /// The number of elements.
     pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        self.words().iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// The smallest element, if any.
     pub fn first(&self) -> Option<usize> {
-        self.words
+        self.words()
             .iter()
             .enumerate()
             .find(|(_, &w)| w != 0)
@@ -67,21 +102,21 @@ impl Bitset {
 
     /// Keeps only the elements also in `other` (same capacity).
     pub fn intersect_with(&mut self, other: &Bitset) {
-        for (mine, theirs) in self.words.iter_mut().zip(&other.words) {
+        for (mine, theirs) in self.words_mut().iter_mut().zip(other.words()) {
             *mine &= theirs;
         }
     }
 
     /// Removes the elements of `other` (same capacity).
     pub fn subtract(&mut self, other: &Bitset) {
-        for (mine, theirs) in self.words.iter_mut().zip(&other.words) {
+        for (mine, theirs) in self.words_mut().iter_mut().zip(other.words()) {
             *mine &= !theirs;
         }
     }
 
     /// The elements in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(i, &word)| {
+        self.words().iter().enumerate().flat_map(|(i, &word)| {
             let mut rest = word;
             std::iter::from_fn(move || {
                 if rest == 0 {
@@ -116,6 +151,15 @@ mod tests {
         assert_eq!(b.len(), 130 - 4);
         assert_eq!(a.first(), Some(0));
         assert!(Bitset::new(10).is_empty());
+        // Inline and heap storage behave alike.
+        let mut big = Bitset::full(super::INLINE_CAPACITY + 70);
+        let mut small = Bitset::full(super::INLINE_CAPACITY);
+        big.remove(3);
+        small.remove(3);
+        assert_eq!(big.len(), small.len() + 70);
+        assert_eq!(big.first(), Some(0));
+        assert_eq!(big.iter().nth(3), Some(4));
+        assert_eq!(small.clone(), small);
         assert_eq!(Bitset::new(10).first(), None);
     }
 }

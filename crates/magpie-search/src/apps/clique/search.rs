@@ -20,8 +20,12 @@ pub struct MaxClique {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CliqueNode {
-    /// The clique's vertices (internal numbers).
-    members: Vec<usize>,
+    /// The clique's vertices (internal numbers): a bitset, so that a child's copy is
+    /// a memory copy rather than an allocation for graphs of up to
+    /// [`INLINE_CAPACITY`](super::bitset::INLINE_CAPACITY) vertices.
+    members: Bitset,
+    /// The number of members.
+    size: usize,
     /// Vertices adjacent to every member and not yet branched on.
     candidates: Bitset,
     /// No clique in this subtree has more than `bound` vertices.
@@ -31,7 +35,7 @@ pub struct CliqueNode {
 impl CliqueNode {
     /// The number of vertices in the clique.
     pub fn size(&self) -> usize {
-        self.members.len()
+        self.size
     }
 }
 
@@ -47,7 +51,7 @@ impl MaxClique {
 
     /// The clique of `node` in original vertex numbers, sorted.
     pub fn clique_of(&self, node: &CliqueNode) -> Vec<usize> {
-        let mut clique: Vec<usize> = node.members.iter().map(|&v| self.original[v]).collect();
+        let mut clique: Vec<usize> = node.members.iter().map(|v| self.original[v]).collect();
         clique.sort_unstable();
         clique
     }
@@ -79,7 +83,8 @@ pub(super) fn colour(graph: &Graph, candidates: &Bitset) -> (Vec<usize>, Vec<usi
 /// bounded by the clique's size plus the candidate's colour.
 pub struct CliqueChildren<'a> {
     space: &'a MaxClique,
-    members: Vec<usize>,
+    members: Bitset,
+    size: usize,
     remaining: Bitset,
     order: Vec<usize>,
     colours: Vec<usize>,
@@ -94,12 +99,12 @@ impl Iterator for CliqueChildren<'_> {
         let mut candidates = self.remaining.clone();
         candidates.intersect_with(self.space.graph.neighbours(v));
         self.remaining.remove(v);
-        let mut members = Vec::with_capacity(self.members.len() + 1);
-        members.extend_from_slice(&self.members);
-        members.push(v);
+        let mut members = self.members.clone();
+        members.insert(v);
         Some(CliqueNode {
-            bound: self.members.len() + colour,
+            bound: self.size + colour,
             members,
+            size: self.size + 1,
             candidates,
         })
     }
@@ -111,7 +116,8 @@ impl SearchSpace for MaxClique {
 
     fn root(&self) -> CliqueNode {
         CliqueNode {
-            members: Vec::new(),
+            members: Bitset::new(self.graph.order()),
+            size: 0,
             candidates: Bitset::full(self.graph.order()),
             bound: self.graph.order(),
         }
@@ -122,6 +128,7 @@ impl SearchSpace for MaxClique {
         CliqueChildren {
             space: self,
             members: node.members.clone(),
+            size: node.size,
             remaining: node.candidates.clone(),
             order,
             colours,
