@@ -39,6 +39,10 @@ where
         true
     }
 
+    fn children<'a>(&self, space: &'a S, node: &S::Node) -> S::Children<'a> {
+        space.children_above(node, self.incumbent.best_value())
+    }
+
     fn admits(&self, space: &S, child: &S::Node) -> bool {
         space.upper_bound(child) > self.incumbent.best_value()
     }

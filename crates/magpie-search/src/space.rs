@@ -63,4 +63,22 @@ pub trait Objective: SearchSpace {
 pub trait Bounded: Objective {
     /// An upper bound on the objective of every node in `node`'s subtree.
     fn upper_bound(&self, node: &Self::Node) -> Self::Value;
+
+    /// The children of `node` that may lead to an objective above `threshold`, in
+    /// generation order. Branch and bound asks for them with the incumbent's value,
+    /// and prunes any child whose bound is not above it anyway.
+    ///
+    /// The default is all of [`children`](SearchSpace::children). A space whose
+    /// children's bounds are non-increasing can stop at the first child whose bound is
+    /// at most `threshold` without building it, which saves the one node per
+    /// expansion that sibling pruning would build only to discard (such cut-offs are
+    /// not counted in [`SearchStats::prunes`](crate::SearchStats)).
+    fn children_above<'a>(
+        &'a self,
+        node: &Self::Node,
+        threshold: Self::Value,
+    ) -> Self::Children<'a> {
+        let _ = threshold;
+        self.children(node)
+    }
 }

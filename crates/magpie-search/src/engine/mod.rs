@@ -24,6 +24,12 @@ pub(crate) trait SearchType<S: SearchSpace>: Sync {
     /// Visits `node` at `depth`; returns whether its children should be generated.
     fn visit(&self, space: &S, node: &S::Node, depth: usize, local: &mut Self::Local) -> bool;
 
+    /// The children of `node` to generate: all of them unless the search type knows
+    /// a bound they must beat.
+    fn children<'a>(&self, space: &'a S, node: &S::Node) -> S::Children<'a> {
+        space.children(node)
+    }
+
     /// Whether `child` may still lead to an answer (false: prune it).
     fn admits(&self, space: &S, child: &S::Node) -> bool;
 
@@ -118,7 +124,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if !self.kind.visit(self.space, node, depth, &mut local.data) {
             return;
         }
-        for child in self.space.children(node) {
+        for child in self.kind.children(self.space, node) {
             if self.kind.stop_requested() {
                 return;
             }
@@ -174,7 +180,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if !self.kind.visit(self.space, &node, depth, &mut local.data) {
             return;
         }
-        for child in self.space.children(&node) {
+        for child in self.kind.children(self.space, &node) {
             if self.kind.stop_requested() {
                 return;
             }

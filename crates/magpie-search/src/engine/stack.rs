@@ -126,16 +126,16 @@ where
     S: SearchSpace,
     K: SearchType<S>,
 {
-    let mut frame = Frame::new(run.space, node, depth + 1);
+    let mut frame = Frame::new(run, node, depth + 1);
     let first = frame.next_admitted(run, local)?;
     stack.push(frame);
     Some((first, depth + 1))
 }
 
 impl<'s, S: SearchSpace + 's> Frame<'s, S> {
-    fn new(space: &'s S, node: &S::Node, depth: usize) -> Self {
+    fn new<K: SearchType<S>>(run: &Run<'s, S, K>, node: &S::Node, depth: usize) -> Self {
         Self {
-            children: space.children(node),
+            children: run.kind.children(run.space, node),
             depth,
             exhausted: false,
         }

@@ -88,14 +88,24 @@ pub struct CliqueChildren<'a> {
     remaining: Bitset,
     order: Vec<usize>,
     colours: Vec<usize>,
+    /// Stop before the first child whose bound is at most this (the incumbent's size
+    /// when branch and bound asked): it and its siblings would be pruned.
+    stop_at_or_below: Option<usize>,
 }
 
 impl Iterator for CliqueChildren<'_> {
     type Item = CliqueNode;
 
     fn next(&mut self) -> Option<CliqueNode> {
+        let colour = *self.colours.last()?;
+        if self
+            .stop_at_or_below
+            .is_some_and(|best| self.size + colour <= best)
+        {
+            return None;
+        }
         let v = self.order.pop()?;
-        let colour = self.colours.pop()?;
+        self.colours.pop();
         let mut candidates = self.remaining.clone();
         candidates.intersect_with(self.space.graph.neighbours(v));
         self.remaining.remove(v);
@@ -124,12 +134,35 @@ impl SearchSpace for MaxClique {
     }
 
     fn children<'a>(&'a self, node: &CliqueNode) -> CliqueChildren<'a> {
-        let (order, colours) = colour(&self.graph, &node.candidates);
+        self.children_from(node, None)
+    }
+}
+
+impl MaxClique {
+    fn children_from<'a>(
+        &'a self,
+        node: &CliqueNode,
+        stop_at_or_below: Option<usize>,
+    ) -> CliqueChildren<'a> {
+        let (mut order, mut colours) = colour(&self.graph, &node.candidates);
+        let first_fails = colours
+            .last()
+            .zip(stop_at_or_below)
+            .is_some_and(|(&colour, best)| node.size + colour <= best);
+        let (members, remaining) = if first_fails {
+            // No child can beat the incumbent: skip copying the parent's sets.
+            order.clear();
+            colours.clear();
+            (Bitset::new(0), Bitset::new(0))
+        } else {
+            (node.members.clone(), node.candidates.clone())
+        };
         CliqueChildren {
+            stop_at_or_below,
             space: self,
-            members: node.members.clone(),
+            members,
             size: node.size,
-            remaining: node.candidates.clone(),
+            remaining,
             order,
             colours,
         }
@@ -147,5 +180,11 @@ impl Objective for MaxClique {
 impl Bounded for MaxClique {
     fn upper_bound(&self, node: &CliqueNode) -> usize {
         node.bound
+    }
+
+    /// Children come highest colour first, so their bounds never increase: stop at
+    /// the first one that cannot beat `best`.
+    fn children_above<'a>(&'a self, node: &CliqueNode, best: usize) -> CliqueChildren<'a> {
+        self.children_from(node, Some(best))
     }
 }
