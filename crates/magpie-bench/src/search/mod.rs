@@ -120,6 +120,14 @@ impl Params {
     }
 }
 
+impl Params {
+    /// The overhead runs are short (0.05–0.6 s) and the difference sought is a few
+    /// per cent, within this machine's run-to-run noise: three times the repetitions.
+    pub fn overhead_reps(&self) -> usize {
+        3 * self.reps
+    }
+}
+
 /// Runs the three experiments and writes the report into `opts.out_dir`.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     let params = Params::new(opts.quick, opts.reps)?;
@@ -130,8 +138,11 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
         if params.quick { ", QUICK sizes" } else { "" },
         params.data.display()
     );
-    println!("overhead: sequential skeleton vs hand-written ...");
-    let overhead = measure::overhead(&params.overhead, params.reps)?;
+    println!(
+        "overhead: sequential skeleton vs hand-written, {} alternating pairs ...",
+        params.overhead_reps()
+    );
+    let overhead = measure::overhead(&params.overhead, params.overhead_reps())?;
     println!("speedup: 1 vs 2 threads, every coordination ...");
     let speedup = measure::speedup(&params.speedup, &params.coordinations, params.reps)?;
     println!("policies: 2 threads, every policy ...");

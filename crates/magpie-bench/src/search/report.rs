@@ -79,7 +79,7 @@ pub fn write(
     let _ = writeln!(
         text,
         "Skeleton overhead: sequential skeleton vs hand-written solver, no pool, median (min..max) of {} s",
-        params.reps
+        params.overhead_reps()
     );
     text.push_str(&table);
     outcome
