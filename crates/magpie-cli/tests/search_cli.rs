@@ -84,6 +84,9 @@ fn every_app_prints_its_answer() {
         out.contains("2857 numerical semigroups of genus 15"),
         "{out}"
     );
+    // Without -d, depth-bounded picks a spawn depth that suits the application.
+    let out = stdout_of(&["search", "semigroups", "15", "--skeleton", "depth-bounded"]);
+    assert!(out.contains("(spawn depth 10)"), "{out}");
     let out = stdout_of(&[
         "search",
         "uts",

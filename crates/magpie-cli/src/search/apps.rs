@@ -100,8 +100,15 @@ pub struct SemigroupsArgs {
     pub options: SearchOptions,
 }
 
+impl SemigroupsArgs {
+    /// The genus to count up to (positional or `-g`).
+    pub fn max_genus(&self) -> usize {
+        self.max_genus.or(self.genus).unwrap_or_default()
+    }
+}
+
 pub fn semigroups(args: &SemigroupsArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
-    let max_genus = args.max_genus.or(args.genus).unwrap_or_default();
+    let max_genus = args.max_genus();
     let input = format!("genus 0..={max_genus}");
     let outcome =
         semigroups::count_by_genus(max_genus, config).map_err(|e| SearchError::input(&input, e))?;

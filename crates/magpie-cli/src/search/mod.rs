@@ -48,6 +48,22 @@ enum AppCommand {
     Tsp(apps::TspArgs),
 }
 
+impl AppCommand {
+    /// A spawn depth that gives the depth-bounded skeleton enough tasks on this
+    /// application's trees (the values `magpie bench search` uses): a clique root has
+    /// a child per vertex, the semigroup tree has 1, 1, 2, 4, 7 … nodes per level, a
+    /// knapsack tree is binary.
+    fn default_spawn_depth(&self) -> usize {
+        match self {
+            AppCommand::Clique(_) => 2,
+            AppCommand::Semigroups(a) => (a.max_genus() * 2 / 3).max(1),
+            AppCommand::Uts(_) => 4,
+            AppCommand::Knapsack(_) => 8,
+            AppCommand::Tsp(_) => 3,
+        }
+    }
+}
+
 /// The coordination of a skeleton.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Skeleton {
@@ -70,7 +86,8 @@ pub struct SearchOptions {
     /// The coordination [default: depth-bounded with -d, budget with -b, else stack-stealing]
     #[arg(long, value_enum)]
     skeleton: Option<Skeleton>,
-    /// Spawn depth of the depth-bounded skeleton [default: 2]
+    /// Spawn depth of the depth-bounded skeleton [default: clique 2, semigroups 2/3 of
+    /// the genus, uts 4, knapsack 8, tsp 3 — a few hundred tasks or more]
     #[arg(short = 'd', long = "spawn-depth", value_name = "DEPTH")]
     spawn_depth: Option<usize>,
     /// Backtracks before a budget task splits [default: 1000]
@@ -110,7 +127,7 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// The coordination the flags ask for.
-    fn coordination(&self) -> Result<Coordination, SearchError> {
+    fn coordination(&self, default_spawn_depth: usize) -> Result<Coordination, SearchError> {
         let skeleton = match (self.skeleton, self.spawn_depth, self.backtracks) {
             (Some(s), _, _) => s,
             (None, Some(_), Some(_)) => {
@@ -137,7 +154,7 @@ impl SearchOptions {
         Ok(match skeleton {
             Skeleton::Sequential => Coordination::Sequential,
             Skeleton::DepthBounded => Coordination::DepthBounded {
-                spawn_depth: self.spawn_depth.unwrap_or(2),
+                spawn_depth: self.spawn_depth.unwrap_or(default_spawn_depth),
             },
             Skeleton::StackStealing => Coordination::StackStealing {
                 steal_all: self.steal_all,
@@ -176,7 +193,7 @@ pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
         AppCommand::Knapsack(a) => (&a.options, &|config| apps::knapsack(a, config)),
         AppCommand::Tsp(a) => (&a.options, &|config| apps::tsp(a, config)),
     };
-    let report = run_search(options, runner)?;
+    let report = run_search(options, args.app.default_spawn_depth(), runner)?;
     if options.json {
         println!("{}", report.json());
     } else {
@@ -191,13 +208,17 @@ pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
 /// The tour's search: the maximum clique of `file` with the default options.
 pub fn clique_for_tour(file: std::path::PathBuf) -> Result<Report, SearchError> {
     let args = apps::CliqueArgs::new(file);
-    run_search(&args.options, &|config| apps::clique(&args, config))
+    run_search(&args.options, 2, &|config| apps::clique(&args, config))
 }
 
 /// Builds the pool, runs `runner` with progress on stderr, and returns its report
 /// with the run's settings filled in.
-pub fn run_search(options: &SearchOptions, runner: &Runner<'_>) -> Result<Report, SearchError> {
-    let coordination = options.coordination()?;
+pub fn run_search(
+    options: &SearchOptions,
+    default_spawn_depth: usize,
+    runner: &Runner<'_>,
+) -> Result<Report, SearchError> {
+    let coordination = options.coordination(default_spawn_depth)?;
     let pool = options.pool()?;
     let counter = Progress::new();
     let config = SearchConfig {
