@@ -48,3 +48,8 @@ pub use shared::{Incumbent, RemoteSink, SharedIncumbent, StopFlag, StopSignal};
 pub use space::{Bounded, Objective, SearchSpace};
 pub use stats::{Outcome, SearchStats};
 pub use value::ObjectiveValue;
+
+/// Compiles only if `T` can be sent to and rebuilt by another process (the apps'
+/// serde tests).
+#[cfg(all(test, feature = "serde"))]
+fn serializable<T: serde::Serialize + serde::de::DeserializeOwned>() {}

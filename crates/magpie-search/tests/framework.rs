@@ -1,6 +1,5 @@
 //! The skeletons on small synthetic trees with known answers.
 
-use magpie::ThreadPoolBuilder;
 use magpie_search::{
     decide, decide_with, enumerate, optimise, optimise_with, Bounded, Coordination, Enumerator,
     Incumbent, Monoid, NodesPerDepth, Objective, SearchConfig, SearchSpace, SharedIncumbent,
@@ -60,10 +59,7 @@ fn configs(pool: &magpie::ThreadPool) -> Vec<SearchConfig<'_>> {
 
 #[test]
 fn node_counts_per_depth_are_exact_under_every_coordination() {
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("pool");
+    let pool = common::pool(2);
     let space = BitStrings { depth: 14 };
     let expected: Vec<u64> = (0..=14).map(|d| 1 << d).collect();
     for config in configs(&pool) {
@@ -220,10 +216,7 @@ impl Enumerator<BitStrings> for ScoreEnumerator {
 
 #[test]
 fn user_monoids_combine_identically() {
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("pool");
+    let pool = common::pool(2);
     let space = BitStrings { depth: 10 };
     let expected = enumerate(&space, &ScoreEnumerator, &SearchConfig::sequential()).answer;
     assert_eq!(expected.leaves, 1024);
@@ -237,10 +230,7 @@ fn user_monoids_combine_identically() {
 
 #[test]
 fn optimisation_finds_the_best_node_with_and_without_sibling_pruning() {
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("pool");
+    let pool = common::pool(2);
     let space = BitStrings { depth: 12 };
     for config in configs(&pool) {
         for prune_siblings in [false, true] {
@@ -269,10 +259,7 @@ fn optimisation_against_a_seeded_incumbent_prunes_everything() {
 
 #[test]
 fn decision_finds_a_node_reaching_the_target_or_proves_none() {
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("pool");
+    let pool = common::pool(2);
     let space = BitStrings { depth: 12 };
     for config in configs(&pool) {
         let found = decide(&space, 5, &config);

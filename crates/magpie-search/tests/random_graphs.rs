@@ -1,6 +1,5 @@
 //! Property tests on seeded random graphs: parallel searches agree with sequential.
 
-use magpie::ThreadPoolBuilder;
 use magpie_search::apps::clique::{clique_of_size, maximum_clique, Graph, MaxClique};
 use magpie_search::{enumerate, NodesPerDepth, SearchConfig};
 
@@ -34,10 +33,7 @@ fn brute_force_omega(graph: &Graph) -> usize {
 
 #[test]
 fn parallel_max_clique_matches_sequential() {
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("pool");
+    let pool = common::pool(2);
     let mut rng = SplitMix(0x5eed);
     for round in 0..30 {
         let vertices = 30 + (rng.next() % 50) as usize;
@@ -72,10 +68,7 @@ fn max_clique_matches_brute_force_on_tiny_graphs() {
 /// the same counts sequentially and in parallel, and the same as brute force.
 #[test]
 fn clique_enumeration_is_identical_across_coordinations() {
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("pool");
+    let pool = common::pool(2);
     let mut rng = SplitMix(42);
     for _ in 0..5 {
         let graph = random_graph(&mut rng, 14, 50);

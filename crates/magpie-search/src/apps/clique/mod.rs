@@ -52,8 +52,7 @@ pub fn clique_of_size(
 
 #[cfg(all(test, feature = "serde"))]
 mod serde_tests {
-    /// Compiles only if `T` can be sent to and rebuilt by another process.
-    fn serializable<T: serde::Serialize + serde::de::DeserializeOwned>() {}
+    use crate::serializable;
 
     #[test]
     fn nodes_graphs_and_answers_are_serializable() {

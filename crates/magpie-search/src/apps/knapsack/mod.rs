@@ -53,8 +53,7 @@ pub fn knapsack(instance: &KnapsackInstance, config: &SearchConfig<'_>) -> Outco
 
 #[cfg(all(test, feature = "serde"))]
 mod serde_tests {
-    /// Compiles only if `T` can be sent to and rebuilt by another process.
-    fn serializable<T: serde::Serialize + serde::de::DeserializeOwned>() {}
+    use crate::serializable;
 
     #[test]
     fn nodes_instances_and_answers_are_serializable() {

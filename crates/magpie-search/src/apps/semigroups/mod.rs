@@ -47,8 +47,7 @@ pub fn count_by_genus(
 
 #[cfg(all(test, feature = "serde"))]
 mod serde_tests {
-    /// Compiles only if `T` can be sent to and rebuilt by another process.
-    fn serializable<T: serde::Serialize + serde::de::DeserializeOwned>() {}
+    use crate::serializable;
 
     #[test]
     fn semigroups_are_serializable() {

@@ -51,8 +51,7 @@ pub fn uts_count(params: &UtsParams, config: &SearchConfig<'_>) -> Outcome<TreeS
 
 #[cfg(all(test, feature = "serde"))]
 mod serde_tests {
-    /// Compiles only if `T` can be sent to and rebuilt by another process.
-    fn serializable<T: serde::Serialize + serde::de::DeserializeOwned>() {}
+    use crate::serializable;
 
     #[test]
     fn nodes_parameters_and_summaries_are_serializable() {
