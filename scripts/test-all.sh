@@ -30,7 +30,7 @@ for ex in fib quicksort; do
   cargo run --release -q -p magpie --example "$ex" -- --quick
 done
 
-step "Miri (queue unit tests, pool smoke test)"
+step "Miri (queue unit tests, pool smoke test, search engine)"
 if cargo +nightly miri --version >/dev/null 2>&1; then
   MIRIFLAGS="-Zmiri-strict-provenance" cargo +nightly miri test -p magpie-queue --lib
   # The pool's unsafe paths at Miri size; topology detection reads sysfs, which Miri's
@@ -38,6 +38,10 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
   MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-isolation-error=warn-nobacktrace" \
     cargo +nightly miri test -p magpie --test miri_smoke
   MIRIFLAGS="-Zmiri-strict-provenance" cargo +nightly miri test -p magpie --lib job_cache
+  # The search engine's pointers to the generators on a task's path (splits, hand-offs,
+  # panics) on a small tree.
+  MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-isolation-error=warn-nobacktrace" \
+    cargo +nightly miri test -p magpie-search --lib engine
 else
   echo "!!!!!!!! SKIPPED: Miri is not installed (rustup component add miri rust-src --toolchain nightly) !!!!!!!!"
 fi

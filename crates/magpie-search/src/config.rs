@@ -19,7 +19,7 @@ pub enum Coordination {
         /// The deepest level whose nodes become tasks (0 behaves like `Sequential`).
         spawn_depth: usize,
     },
-    /// Each task searches depth-first with an explicit stack; while some pool worker
+    /// Each task searches depth-first; while some pool worker
     /// is idle, a busy task splits off its shallowest unexplored child (with
     /// `steal_all`, every unexplored sibling at that level) as new tasks.
     StackStealing {

@@ -39,7 +39,7 @@ where
         true
     }
 
-    fn children<'a>(&self, space: &'a S, node: &S::Node) -> S::Children<'a> {
+    fn children<'a>(&self, space: &'a S, node: &'a S::Node) -> S::Children<'a> {
         space.children_above(node, self.incumbent.best_value())
     }
 

@@ -6,7 +6,9 @@ use crate::value::ObjectiveValue;
 /// A search tree: a root node and a lazy generator of each node's children.
 ///
 /// Children are produced one at a time, in the order the search should try them
-/// (best first for a heuristic), so a search that prunes stops generating early.
+/// (best first for a heuristic), so a search that prunes stops generating early. The
+/// generator may borrow the node it expands (and the space): the search keeps the
+/// node in place until the generator is done, so the generator need not copy it.
 ///
 /// Counting the nodes of a complete binary tree of depth 3:
 ///
@@ -19,7 +21,7 @@ use crate::value::ObjectiveValue;
 ///     type Node = u32; // the node's depth
 ///     type Children<'a> = std::iter::Take<std::iter::Repeat<u32>>;
 ///     fn root(&self) -> u32 { 0 }
-///     fn children<'a>(&'a self, node: &u32) -> Self::Children<'a> {
+///     fn children<'a>(&'a self, node: &'a u32) -> Self::Children<'a> {
 ///         let count = if *node < self.depth { 2 } else { 0 };
 ///         std::iter::repeat(node + 1).take(count)
 ///     }
@@ -34,7 +36,8 @@ pub trait SearchSpace: Sync {
     /// their data (`'static`) so that a subtree can be handed to another thread or,
     /// through a [`RemoteSink`](crate::RemoteSink), another process.
     type Node: Send + 'static;
-    /// The lazy generator of one node's children.
+    /// The lazy generator of one node's children; it may borrow the space and the
+    /// node.
     type Children<'a>: Iterator<Item = Self::Node>
     where
         Self: 'a;
@@ -43,7 +46,7 @@ pub trait SearchSpace: Sync {
     fn root(&self) -> Self::Node;
 
     /// The children of `node`, in the order the search should try them.
-    fn children<'a>(&'a self, node: &Self::Node) -> Self::Children<'a>;
+    fn children<'a>(&'a self, node: &'a Self::Node) -> Self::Children<'a>;
 }
 
 /// A search space whose nodes have an objective value to maximise.
@@ -75,7 +78,7 @@ pub trait Bounded: Objective {
     /// not counted in [`SearchStats::prunes`](crate::SearchStats)).
     fn children_above<'a>(
         &'a self,
-        node: &Self::Node,
+        node: &'a Self::Node,
         threshold: Self::Value,
     ) -> Self::Children<'a> {
         let _ = threshold;

@@ -19,7 +19,7 @@ impl SearchSpace for BitStrings {
         (0, 0)
     }
 
-    fn children<'a>(&'a self, &(bits, len): &(u64, u32)) -> Self::Children<'a> {
+    fn children<'a>(&'a self, &(bits, len): &'a (u64, u32)) -> Self::Children<'a> {
         if len == self.depth {
             return Vec::new().into_iter();
         }
@@ -131,7 +131,7 @@ impl SearchSpace for Subtree<'_> {
     fn root(&self) -> (u64, u32) {
         self.root
     }
-    fn children<'a>(&'a self, node: &(u64, u32)) -> Self::Children<'a> {
+    fn children<'a>(&'a self, node: &'a (u64, u32)) -> Self::Children<'a> {
         self.space.children(node)
     }
 }

@@ -1,9 +1,10 @@
 //! The traversal shared by every search type: a search type says what a visit does
 //! and which children are admitted; a coordination says how the tree becomes tasks.
 //!
-//! Sequential and depth-bounded searches recurse; stack stealing and budget keep an
-//! explicit stack of child generators so that unexplored children can be split off
-//! (see [`stack`]).
+//! Every coordination recurses (a node stays where it was generated, so its children's
+//! generator may borrow it; the recursion is as deep as the tree). Stack stealing and
+//! budget also keep the generators of the current path reachable, so that unexplored
+//! children can be split off (see [`stack`]).
 
 mod stack;
 
@@ -26,7 +27,7 @@ pub(crate) trait SearchType<S: SearchSpace>: Sync {
 
     /// The children of `node` to generate: all of them unless the search type knows
     /// a bound they must beat.
-    fn children<'a>(&self, space: &'a S, node: &S::Node) -> S::Children<'a> {
+    fn children<'a>(&self, space: &'a S, node: &'a S::Node) -> S::Children<'a> {
         space.children(node)
     }
 

@@ -83,8 +83,7 @@ pub(super) fn colour(graph: &Graph, candidates: &Bitset) -> (Vec<usize>, Vec<usi
 /// bounded by the clique's size plus the candidate's colour.
 pub struct CliqueChildren<'a> {
     space: &'a MaxClique,
-    members: Bitset,
-    size: usize,
+    parent: &'a CliqueNode,
     remaining: Bitset,
     order: Vec<usize>,
     colours: Vec<usize>,
@@ -98,9 +97,10 @@ impl Iterator for CliqueChildren<'_> {
 
     fn next(&mut self) -> Option<CliqueNode> {
         let colour = *self.colours.last()?;
+        let size = self.parent.size;
         if self
             .stop_at_or_below
-            .is_some_and(|best| self.size + colour <= best)
+            .is_some_and(|best| size + colour <= best)
         {
             return None;
         }
@@ -109,12 +109,12 @@ impl Iterator for CliqueChildren<'_> {
         let mut candidates = self.remaining.clone();
         candidates.intersect_with(self.space.graph.neighbours(v));
         self.remaining.remove(v);
-        let mut members = self.members.clone();
+        let mut members = self.parent.members.clone();
         members.insert(v);
         Some(CliqueNode {
-            bound: self.size + colour,
+            bound: size + colour,
             members,
-            size: self.size + 1,
+            size: size + 1,
             candidates,
         })
     }
@@ -133,7 +133,7 @@ impl SearchSpace for MaxClique {
         }
     }
 
-    fn children<'a>(&'a self, node: &CliqueNode) -> CliqueChildren<'a> {
+    fn children<'a>(&'a self, node: &'a CliqueNode) -> CliqueChildren<'a> {
         self.children_from(node, None)
     }
 }
@@ -141,7 +141,7 @@ impl SearchSpace for MaxClique {
 impl MaxClique {
     fn children_from<'a>(
         &'a self,
-        node: &CliqueNode,
+        node: &'a CliqueNode,
         stop_at_or_below: Option<usize>,
     ) -> CliqueChildren<'a> {
         let (mut order, mut colours) = colour(&self.graph, &node.candidates);
@@ -149,19 +149,18 @@ impl MaxClique {
             .last()
             .zip(stop_at_or_below)
             .is_some_and(|(&colour, best)| node.size + colour <= best);
-        let (members, remaining) = if first_fails {
-            // No child can beat the incumbent: skip copying the parent's sets.
+        let remaining = if first_fails {
+            // No child can beat the incumbent: skip copying the candidates.
             order.clear();
             colours.clear();
-            (Bitset::new(0), Bitset::new(0))
+            Bitset::new(0)
         } else {
-            (node.members.clone(), node.candidates.clone())
+            node.candidates.clone()
         };
         CliqueChildren {
             stop_at_or_below,
             space: self,
-            members,
-            size: node.size,
+            parent: node,
             remaining,
             order,
             colours,
@@ -184,7 +183,7 @@ impl Bounded for MaxClique {
 
     /// Children come highest colour first, so their bounds never increase: stop at
     /// the first one that cannot beat `best`.
-    fn children_above<'a>(&'a self, node: &CliqueNode, best: usize) -> CliqueChildren<'a> {
+    fn children_above<'a>(&'a self, node: &'a CliqueNode, best: usize) -> CliqueChildren<'a> {
         self.children_from(node, Some(best))
     }
 }

@@ -185,8 +185,8 @@ impl KnapsackSpace {
 /// fits), then skip it.
 pub struct KnapsackChildren<'a> {
     space: &'a KnapsackSpace,
-    /// The parent; `None` once both children are out.
-    parent: Option<KnapsackNode>,
+    /// The parent; `None` once both children are out (or for a leaf).
+    parent: Option<&'a KnapsackNode>,
     /// Whether the take child has been considered.
     take_done: bool,
 }
@@ -196,7 +196,7 @@ impl Iterator for KnapsackChildren<'_> {
 
     fn next(&mut self) -> Option<KnapsackNode> {
         let space = self.space;
-        let parent = self.parent.as_ref()?;
+        let parent = self.parent?;
         let i = parent.next;
         if !self.take_done {
             self.take_done = true;
@@ -211,8 +211,13 @@ impl Iterator for KnapsackChildren<'_> {
                 ));
             }
         }
-        let parent = self.parent.take()?;
-        Some(space.node(i + 1, parent.remaining, parent.profit, parent.chosen))
+        self.parent = None;
+        Some(space.node(
+            i + 1,
+            parent.remaining,
+            parent.profit,
+            parent.chosen.clone(),
+        ))
     }
 }
 
@@ -224,11 +229,11 @@ impl SearchSpace for KnapsackSpace {
         self.node(0, self.capacity, 0, vec![0; self.items().div_ceil(64)])
     }
 
-    fn children<'a>(&'a self, node: &KnapsackNode) -> KnapsackChildren<'a> {
+    fn children<'a>(&'a self, node: &'a KnapsackNode) -> KnapsackChildren<'a> {
         let leaf = node.next == self.items();
         KnapsackChildren {
             space: self,
-            parent: (!leaf).then(|| node.clone()),
+            parent: (!leaf).then_some(node),
             take_done: false,
         }
     }

@@ -34,18 +34,17 @@ impl Semigroups {
 /// The children of one semigroup, each built only when the iterator reaches it, in
 /// increasing order of the removed generator.
 #[derive(Clone, Debug)]
-pub struct SemigroupChildren {
-    /// The parent; `None` when it has no children (no copy is made for leaves).
-    parent: Option<Semigroup>,
-    /// The candidate generators not yet tried.
+pub struct SemigroupChildren<'a> {
+    parent: &'a Semigroup,
+    /// The candidate generators not yet tried (none at the maximum genus).
     candidates: Range<usize>,
 }
 
-impl Iterator for SemigroupChildren {
+impl Iterator for SemigroupChildren<'_> {
     type Item = Semigroup;
 
     fn next(&mut self) -> Option<Semigroup> {
-        let parent = self.parent.as_ref()?;
+        let parent = self.parent;
         let generator = self
             .candidates
             .find(|&candidate| parent.is_removable_generator(candidate))?;
@@ -55,22 +54,21 @@ impl Iterator for SemigroupChildren {
 
 impl SearchSpace for Semigroups {
     type Node = Semigroup;
-    type Children<'a> = SemigroupChildren;
+    type Children<'a> = SemigroupChildren<'a>;
 
     fn root(&self) -> Semigroup {
         Semigroup::naturals()
     }
 
-    fn children(&self, node: &Semigroup) -> SemigroupChildren {
-        if node.genus() >= self.max_genus {
-            return SemigroupChildren {
-                parent: None,
-                candidates: 0..0,
-            };
-        }
+    fn children<'a>(&'a self, node: &'a Semigroup) -> SemigroupChildren<'a> {
+        let candidates = if node.genus() >= self.max_genus {
+            0..0
+        } else {
+            node.generator_candidates()
+        };
         SemigroupChildren {
-            parent: Some(node.clone()),
-            candidates: node.generator_candidates(),
+            parent: node,
+            candidates,
         }
     }
 }

@@ -229,7 +229,7 @@ impl TspSpace {
 pub struct TourChildren<'a> {
     space: &'a TspSpace,
     /// The parent (`None` for a complete tour, which has no children).
-    parent: Option<TourNode>,
+    parent: Option<&'a TourNode>,
     /// The path end's neighbours still to try.
     candidates: std::slice::Iter<'a, usize>,
     /// The two highest-numbered unvisited cities, for the reversal check.
@@ -258,7 +258,7 @@ impl Iterator for TourChildren<'_> {
     type Item = TourNode;
 
     fn next(&mut self) -> Option<TourNode> {
-        let parent = self.parent.as_ref()?;
+        let parent = self.parent?;
         let space = self.space;
         let end = parent.path[parent.path.len() - 1];
         loop {
@@ -299,7 +299,7 @@ impl SearchSpace for TspSpace {
         }
     }
 
-    fn children<'a>(&'a self, node: &TourNode) -> TourChildren<'a> {
+    fn children<'a>(&'a self, node: &'a TourNode) -> TourChildren<'a> {
         let end = node.path[node.path.len() - 1];
         let complete = node.path.len() == self.cities;
         let mut highest = [None; 2];
@@ -311,7 +311,7 @@ impl SearchSpace for TspSpace {
         }
         TourChildren {
             space: self,
-            parent: (!complete).then(|| node.clone()),
+            parent: (!complete).then_some(node),
             candidates: self.neighbours[end].iter(),
             highest,
         }

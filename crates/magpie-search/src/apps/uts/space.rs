@@ -58,7 +58,7 @@ impl SearchSpace for Uts {
         UtsNode::root(&self.params)
     }
 
-    fn children<'a>(&'a self, node: &UtsNode) -> UtsChildren<'a> {
+    fn children<'a>(&'a self, node: &'a UtsNode) -> UtsChildren<'a> {
         UtsChildren {
             params: &self.params,
             parent: *node,
