@@ -96,6 +96,49 @@ fn coordinations_split_the_tree_as_documented() {
     assert!(small_budget > large_budget && large_budget > 1);
 }
 
+/// [`BitStrings`], logging each node whose children are generated.
+struct Logged {
+    space: BitStrings,
+    expanded: std::sync::Mutex<Vec<(u64, u32)>>,
+}
+
+impl SearchSpace for Logged {
+    type Node = (u64, u32);
+    type Children<'a> = std::vec::IntoIter<(u64, u32)>;
+    fn root(&self) -> (u64, u32) {
+        self.space.root()
+    }
+    fn children<'a>(&'a self, node: &'a (u64, u32)) -> Self::Children<'a> {
+        self.expanded.lock().unwrap().push(*node);
+        self.space.children(node)
+    }
+}
+
+/// On one worker every coordination expands the nodes in the sequential order (the
+/// heuristic order, which branch and bound relies on), however it splits the tree.
+#[test]
+fn one_worker_searches_in_the_sequential_order_under_every_coordination() {
+    let order = |config: &SearchConfig<'_>| {
+        let space = Logged {
+            space: BitStrings { depth: 9 },
+            expanded: std::sync::Mutex::new(Vec::new()),
+        };
+        let outcome = enumerate(&space, &NodesPerDepth, config);
+        assert_eq!(outcome.answer.total(), (1 << 10) - 1, "{config:?}");
+        (space.expanded.into_inner().unwrap(), outcome.stats.tasks)
+    };
+    let (sequential, _) = order(&SearchConfig::sequential());
+    assert_eq!(sequential.len(), (1 << 10) - 1);
+    let one = common::pool(1);
+    for (name, config) in common::every_coordination(&one) {
+        let (expanded, tasks) = order(&config);
+        assert!(expanded == sequential, "{name}: expanded in another order");
+        if name.starts_with("budget") || name.starts_with("depth") {
+            assert!(tasks > 1, "{name}: the tree was not split");
+        }
+    }
+}
+
 /// A fake other process: wants `wanted` subtrees, and keeps them.
 struct CollectingSink {
     wanted: std::sync::atomic::AtomicUsize,

@@ -163,10 +163,8 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         self.finish(local);
     }
 
-    /// Visits `node` and spawns each admitted child as a task, in heuristic order.
-    /// Thieves take a worker's oldest task, so an idle worker gets the most promising
-    /// subtree while the spawning worker runs its newest task first (as in YewPar,
-    /// where HPX workers also run their own newest task first).
+    /// Visits `node` and spawns each admitted child as a task (see [`Run::hand_off_all`]
+    /// for the order).
     fn spawn_children<'s>(
         &'s self,
         scope: &magpie::Scope<'s>,
@@ -181,6 +179,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if !self.kind.visit(self.space, &node, depth, &mut local.data) {
             return;
         }
+        let mut children = Vec::new();
         for child in self.kind.children(self.space, &node) {
             if self.kind.stop_requested() {
                 return;
@@ -192,8 +191,41 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
                 }
                 continue;
             }
-            self.hand_off(scope, child, depth + 1);
+            children.push(child);
         }
+        self.hand_off_all(scope, children, depth + 1);
+    }
+
+    /// Makes each of `nodes` (siblings at `depth`, in heuristic order) a task, keeping
+    /// that order for whoever runs them, as YewPar's depth pool does: one job holds
+    /// the siblings; it spawns a job for the rest and then runs the first. The worker
+    /// that made them runs its newest job first, so it takes the siblings in order
+    /// after the first one's subtree (alone, it visits the tree in the sequential
+    /// order, which matters for branch and bound: its node count depends on how early
+    /// good incumbents are found). A thief takes a worker's oldest job, the one at the
+    /// shallowest level, so it gets the best sibling not yet started there.
+    fn hand_off_all<'s>(
+        &'s self,
+        scope: &magpie::Scope<'s>,
+        mut nodes: Vec<S::Node>,
+        depth: usize,
+    ) {
+        if nodes.is_empty() {
+            return;
+        }
+        nodes.reverse(); // so that `pop` takes them in heuristic order
+        scope.spawn(move |scope| self.run_siblings(scope, nodes, depth));
+    }
+
+    /// Runs the next of `rest` (reversed heuristic order), leaving the others to a job.
+    fn run_siblings<'s>(&'s self, scope: &magpie::Scope<'s>, mut rest: Vec<S::Node>, depth: usize) {
+        let Some(next) = rest.pop() else {
+            return;
+        };
+        if !rest.is_empty() {
+            scope.spawn(move |scope| self.run_siblings(scope, rest, depth));
+        }
+        self.task(scope, next, depth);
     }
 
     /// Makes `node` (at `depth`) a task of the scope.

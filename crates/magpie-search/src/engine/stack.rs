@@ -177,22 +177,33 @@ where
         while let Some(frame) = self.shallowest_live() {
             // SAFETY: as in `send_remote`.
             let frame = unsafe { &mut *frame.as_ptr() };
-            let mut given = 0;
-            while let Some(child) = frame.next_admitted(run, local) {
-                if matches!(run.split, Split::Stealing { .. }) {
-                    run.pending_splits.fetch_add(1, Ordering::Relaxed);
+            let stealing = matches!(run.split, Split::Stealing { .. });
+            if !all {
+                if let Some(child) = frame.next_admitted(run, local) {
+                    if stealing {
+                        run.pending_splits.fetch_add(1, Ordering::Relaxed);
+                    }
+                    run.hand_off(self.scope, child, frame.depth);
+                    return;
                 }
-                run.hand_off(self.scope, child, frame.depth);
-                given += 1;
-                if !all {
+            } else {
+                let mut children = Vec::new();
+                while let Some(child) = frame.next_admitted(run, local) {
+                    children.push(child);
+                }
+                if stealing {
+                    run.pending_splits
+                        .fetch_add(children.len(), Ordering::Relaxed);
+                }
+                let given = children.len();
+                run.hand_off_all(self.scope, children, frame.depth);
+                if given > 0 {
+                    self.first_live += 1;
                     return;
                 }
             }
-            // This level is exhausted now; if it gave nothing, look one level deeper.
+            // This level is exhausted; look one level deeper.
             self.first_live += 1;
-            if given > 0 {
-                return;
-            }
         }
     }
 }
