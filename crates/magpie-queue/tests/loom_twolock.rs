@@ -292,9 +292,9 @@ fn lock_hybrid() {
     lock_model::<HybridLock>(None);
 }
 
-/// The default queue (hybrid locks on both ends) across a node boundary.
+/// The default locks (hybrid pop lock, test-and-set push lock) across a node boundary.
 #[test]
-fn spsc_default_hybrid_locks() {
+fn spsc_default_locks() {
     model(None, || {
         let q: Arc<TwoLockQueue<u64, HybridLock, 8>> = Arc::new(TwoLockQueue::new());
         let producer = {

@@ -71,6 +71,9 @@ pub enum Impl {
     FinalTicket,
     /// magpie's default `TwoLockQueue::<u64>::new()`.
     Default,
+    /// `DEFAULT` with the hybrid push lock the paper advises (IV.D) instead of the TAS
+    /// lock: shows what the push-lock choice is worth.
+    PushHybrid,
     /// `Mutex<VecDeque<u64>>`.
     MutexDeque,
     /// crossbeam-queue `SegQueue`.
@@ -83,7 +86,7 @@ pub enum Impl {
 
 impl Impl {
     /// Every implementation, in table order.
-    pub const ALL: [Impl; 17] = [
+    pub const ALL: [Impl; 18] = [
         Impl::PaperDefault,
         Impl::OptimalOrder,
         Impl::CachePushIndex,
@@ -97,6 +100,7 @@ impl Impl {
         Impl::FinalTas,
         Impl::FinalTicket,
         Impl::Default,
+        Impl::PushHybrid,
         Impl::MutexDeque,
         Impl::SegQueue,
         Impl::Injector,
@@ -104,12 +108,14 @@ impl Impl {
     ];
 
     /// The reduced set run at the P, K points outside the full matrix: magpie's default,
-    /// the paper's final combinations and their base (optimal orders), and the peers.
-    pub const REDUCED: [Impl; 8] = [
+    /// the paper's final combinations and their base (optimal orders), the default with
+    /// the paper's push lock, and the peers.
+    pub const REDUCED: [Impl; 9] = [
         Impl::OptimalOrder,
         Impl::FinalTas,
         Impl::FinalTicket,
         Impl::Default,
+        Impl::PushHybrid,
         Impl::MutexDeque,
         Impl::SegQueue,
         Impl::Injector,
@@ -132,6 +138,7 @@ impl Impl {
             Impl::FinalTas => "final-tas",
             Impl::FinalTicket => "final-ticket",
             Impl::Default => "DEFAULT",
+            Impl::PushHybrid => "push-hybrid",
             Impl::MutexDeque => "Mutex<VecDeque>",
             Impl::SegQueue => "SegQueue",
             Impl::Injector => "Injector",
@@ -142,9 +149,15 @@ impl Impl {
     /// The configuration spelled out.
     pub fn describe(self) -> &'static str {
         match self {
-            Impl::PaperDefault => "SeqCst, no push-index cache, 128B nodes, no node cache, pop=std push=std",
-            Impl::OptimalOrder => "acq/rel only on push index, 128B, no node cache, pop=std push=std",
-            Impl::CachePushIndex => "optimal orders + cached push index, 128B, no node cache, pop=std push=std",
+            Impl::PaperDefault => {
+                "SeqCst, no push-index cache, 128B nodes, no node cache, pop=std push=std"
+            }
+            Impl::OptimalOrder => {
+                "acq/rel only on push index, 128B, no node cache, pop=std push=std"
+            }
+            Impl::CachePushIndex => {
+                "optimal orders + cached push index, 128B, no node cache, pop=std push=std"
+            }
             Impl::Node64 => "cache-push-index with 64B nodes (8 items)",
             Impl::Node1024 => "cache-push-index with 1024B nodes (128 items)",
             Impl::LimitedCache => "cache-push-index + node cache Bounded(16), 16 pre-allocated",
@@ -152,13 +165,22 @@ impl Impl {
             Impl::PopTas => "cache-push-index, pop=TAS spinlock push=std",
             Impl::PopTicket => "cache-push-index, pop=ticket spinlock push=std",
             Impl::PopHybrid => "cache-push-index, pop=hybrid spin/park push=std",
-            Impl::FinalTas => "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=TAS push=std",
-            Impl::FinalTicket => "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=ticket push=std",
-            Impl::Default => "TwoLockQueue::new(): Options::default() (Bounded(16)), 128B, pop=hybrid push=hybrid",
+            Impl::FinalTas => {
+                "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=TAS push=std"
+            }
+            Impl::FinalTicket => {
+                "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=ticket push=std"
+            }
+            Impl::Default => {
+                "TwoLockQueue::new(): Options::default() (Bounded(16)), 128B, pop=hybrid push=TAS"
+            }
+            Impl::PushHybrid => "DEFAULT with push=hybrid (the paper's push-lock advice)",
             Impl::MutexDeque => "std::sync::Mutex<VecDeque<u64>>",
             Impl::SegQueue => "crossbeam_queue::SegQueue<u64>",
             Impl::Injector => "crossbeam_deque::Injector<u64>, steal() retried on Retry",
-            Impl::ArrayQueue => "crossbeam_queue::ArrayQueue<u64>(8192); producer backs off when full",
+            Impl::ArrayQueue => {
+                "crossbeam_queue::ArrayQueue<u64>(8192); producer backs off when full"
+            }
         }
     }
 
@@ -170,7 +192,7 @@ impl Impl {
             Impl::Node64 | Impl::Node1024 => Group::NodeSize,
             Impl::LimitedCache | Impl::UnlimitedCache => Group::NodeCache,
             Impl::PopTas | Impl::PopTicket | Impl::PopHybrid => Group::PopLock,
-            Impl::FinalTas | Impl::FinalTicket | Impl::Default => Group::Final,
+            Impl::FinalTas | Impl::FinalTicket | Impl::Default | Impl::PushHybrid => Group::Final,
             Impl::MutexDeque | Impl::SegQueue | Impl::Injector | Impl::ArrayQueue => Group::Peer,
         }
     }
@@ -208,6 +230,9 @@ impl Impl {
                 label,
             ),
             Impl::Default => run::throughput(TwoLockQueue::<u64>::new, p, k, n, cap, label),
+            Impl::PushHybrid => {
+                tl_with::<HybridLock, 128, HybridLock>(Options::default(), p, k, n, cap, label)
+            }
             Impl::MutexDeque => run::throughput(MutexDeque::new, p, k, n, cap, label),
             Impl::SegQueue => run::throughput(Seg::new, p, k, n, cap, label),
             Impl::Injector => run::throughput(Inject::new, p, k, n, cap, label),

@@ -1,7 +1,7 @@
 //! Throughput of `N` 8-byte items through the queue with `P` producers and `K` consumers
 //! (paper III/V), for every paper configuration and the peers, in one run.
 //!
-//! By default the full matrix (all 17 implementations × 6 points) runs: about a minute
+//! By default the full matrix (all 18 implementations × 6 points) runs: about a minute
 //! and a half at 2M items × 7 reps on 2 cores. With [`Params::full_matrix`] off, only
 //! `P=1,K=1` and `P=2,K=2` run everything and the other points (`P ∈ {1, 2, 4}`,
 //! `K ∈ {1, 2}`) run the reduced set [`Impl::REDUCED`] (magpie's default, the final
@@ -241,7 +241,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     );
     text.push_str(
         "paper-default uses SeqCst where the paper says release-acquire everywhere (the crate's DEFAULT_CONFIG); \
-         DEFAULT = magpie's TwoLockQueue::new() (hybrid locks, bounded node cache)\n",
+         DEFAULT = magpie's TwoLockQueue::new() (hybrid pop lock, TAS push lock, bounded node cache)\n",
     );
     if total_cut > 0 {
         text.push_str(&format!(

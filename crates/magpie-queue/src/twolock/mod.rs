@@ -17,19 +17,32 @@
 //! | IV.C node size (64 / 128 / 1024 B)   | const parameter `NODE_BYTES`                   |
 //! | IV.B node cache (bounded/unbounded)  | [`Options::node_cache`] ([`NodeCache`])        |
 //! | IV.D pop lock kind                   | type parameter `L: `[`PopLock`]                |
-//! | IV.D push lock kind (hybrid advised) | type parameter `P: `[`PopLock`]                |
+//! | IV.D push lock kind (paper: hybrid)  | type parameter `P: `[`PopLock`]                |
 //!
-//! Defaults — section V.E's final configuration, adapted to oversubscription: optimal
-//! orders + cached push index, 128-byte nodes (V.B: 64 ≈ 128 > 1024), a 16-node bounded
-//! cache (V.C: unbounded is faster under load but never returns memory; the paper
-//! recommends a bounded cache), and the [`HybridLock`] on both sides. The paper's
-//! pop-side winner was a pure spinlock, measured with 4 consumers on 12 cores; the pool
-//! may have more runnable threads than cores, and then a preempted lock holder stalls
-//! spinners. The rough run in `stress_twolock.rs` (`measure_configs`, ignored; 2 cores,
-//! noisy) showed the ticket lock collapsing at 4×4 threads (~0.2 vs ~9 M items/s for
-//! the hybrid) while test-and-set and hybrid stayed within noise of each other; the
-//! hybrid lock spins first (spinlock speed for the short pop critical section) and
-//! parks when spinning fails, so it is the safe default. Benchmarks can pick any lock.
+//! Defaults — section V.E's final configuration, adapted to oversubscription and to the
+//! push side's measured cost: optimal orders + cached push index, 128-byte nodes (V.B:
+//! 64 ≈ 128 > 1024), a 16-node bounded cache (V.C: unbounded is faster under load but
+//! never returns memory; the paper recommends a bounded cache), the [`HybridLock`] for pop
+//! and the [`TasLock`] for push.
+//!
+//! * Pop: the paper's pop-side winner was a pure spinlock, measured with 4 consumers on
+//!   12 cores; the pool may have more runnable threads than cores, and then a preempted
+//!   lock holder stalls spinners. The rough run in `stress_twolock.rs` (`measure_configs`,
+//!   ignored; 2 cores, noisy) showed the ticket lock collapsing at 4×4 threads (~0.2 vs
+//!   ~9 M items/s for the hybrid); the hybrid lock spins first (spinlock speed for the
+//!   short pop critical section) and parks when spinning fails.
+//! * Push: the paper advises a hybrid lock because push may call the allocator. Measured
+//!   here (`magpie bench twolock`, rows `DEFAULT` and `push-hybrid`), the hybrid lock's
+//!   unlock is the push's main cost: it must be an atomic `swap` (to learn whether a
+//!   thread is parked), which waits for the slot and push-index stores to reach lines the
+//!   consumers just read. The test-and-set lock unlocks with a plain Release store, so the
+//!   producer runs ahead of the consumers and they drain a backlog instead of chasing it
+//!   item by item: `DEFAULT` was 1.3–4× `push-hybrid` at 1×1 and 2×2 threads in the runs
+//!   recorded in `BENCHMARKS.md`. Its waiters spin briefly and then `yield_now` on every
+//!   step, so it does not collapse when producers outnumber cores (the benchmark's
+//!   oversubscribed points check this), and push rarely allocates with the node cache.
+//!
+//! Benchmarks can pick any lock for either side.
 //!
 //! Deviations from the paper's pseudocode, all behaviour-preserving: push keeps a private
 //! copy of the push index (it writes the shared index but never reads it back); the node
@@ -91,7 +104,7 @@ use options::Orders;
 ///
 /// * `T`: the item type (`T: Send` makes the queue `Send + Sync`).
 /// * `L`: the pop (head) lock, default [`HybridLock`]; `P`: the push (tail) lock, default
-///   [`HybridLock`]. Any [`PopLock`] works for either.
+///   [`TasLock`] (why: [module docs](self)). Any [`PopLock`] works for either.
 /// * `NODE_BYTES`: bytes of item slots per node, default 128; see
 ///   [`SLOTS_PER_NODE`](Self::SLOTS_PER_NODE).
 ///
@@ -100,7 +113,7 @@ pub struct TwoLockQueue<
     T,
     L: PopLock = HybridLock,
     const NODE_BYTES: usize = 128,
-    P: PopLock = HybridLock,
+    P: PopLock = TasLock,
 > {
     head: CachePadded<Head<T, L>>,
     tail: CachePadded<Tail<T, P>>,

@@ -19,7 +19,9 @@ const SPIN_ROUNDS: u32 = 6;
 ///
 /// The uncontended path is one CAS to lock and one swap to unlock; parking is only paid
 /// when spinning failed, so it stays efficient with more threads than cores. It is the
-/// default push and pop lock of [`TwoLockQueue`](crate::twolock::TwoLockQueue).
+/// default pop lock of [`TwoLockQueue`](crate::twolock::TwoLockQueue). The unlock must be
+/// a `swap` (to see whether anyone is parked), which is why the default push lock is the
+/// [`TasLock`](super::TasLock), whose unlock is a plain store.
 #[derive(Debug, Default)]
 pub struct HybridLock {
     state: AtomicU32,

@@ -2,7 +2,9 @@
 //!
 //! Paper IV.D: the pop critical section is a few instructions (except when it frees a
 //! node), so a spinlock beats the standard parking mutex, while the push side, which may
-//! call the allocator, suits a hybrid spin-then-park lock. Four implementations:
+//! call the allocator, suits a hybrid spin-then-park lock (magpie's default push lock is
+//! the test-and-set lock instead, measured faster: see the
+//! [queue's module docs](super)). Four implementations:
 //! [`StdLock`] (parking), [`TasLock`] (test-and-set), [`TicketLock`] (fair ticket) and
 //! [`HybridLock`] (spin, then park). The spinlocks back off and then `yield_now`, so they
 //! degrade gracefully rather than collapse when threads outnumber cores.

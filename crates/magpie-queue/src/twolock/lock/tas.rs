@@ -8,7 +8,9 @@ use crate::sync::{AtomicBool, Ordering};
 /// backoff while it is held, `yield_now` after a bounded number of spins.
 ///
 /// The simplest lock of the four and the paper's fastest pop lock at low producer counts;
-/// not fair (a releasing thread may immediately re-take it).
+/// not fair (a releasing thread may immediately re-take it). Its unlock is a plain Release
+/// store, with no read-modify-write, which makes it the default push lock of
+/// [`TwoLockQueue`](crate::twolock::TwoLockQueue).
 #[derive(Debug, Default)]
 pub struct TasLock {
     locked: AtomicBool,
