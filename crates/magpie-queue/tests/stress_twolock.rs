@@ -127,24 +127,32 @@ fn plan(producers: usize, consumers: usize, batch: bool) -> Plan {
     }
 }
 
+// The default locks: hybrid pop lock, test-and-set push lock.
+
 #[test]
 fn one_by_one() {
-    run::<HybridLock, 128, HybridLock>(plan(1, 1, false), Options::default());
+    run::<HybridLock, 128, TasLock>(plan(1, 1, false), Options::default());
 }
 
 #[test]
 fn three_by_two() {
-    run::<HybridLock, 128, HybridLock>(plan(3, 2, false), Options::default());
+    run::<HybridLock, 128, TasLock>(plan(3, 2, false), Options::default());
 }
 
 #[test]
 fn three_by_two_batches() {
-    run::<HybridLock, 128, HybridLock>(plan(3, 2, true), Options::default());
+    run::<HybridLock, 128, TasLock>(plan(3, 2, true), Options::default());
 }
 
 #[test]
 fn one_by_one_batches_one_slot_nodes() {
-    run::<HybridLock, 8, HybridLock>(plan(1, 1, true), Options::default());
+    run::<HybridLock, 8, TasLock>(plan(1, 1, true), Options::default());
+}
+
+#[test]
+fn three_by_two_hybrid_push_lock() {
+    run::<HybridLock, 128, HybridLock>(plan(3, 2, false), Options::default());
+    run::<HybridLock, 128, HybridLock>(plan(3, 2, true), Options::default());
 }
 
 #[test]
@@ -251,6 +259,10 @@ fn measure_configs() {
         println!(
             "all + pop hybrid      {:7.2}",
             best(&|| run::<HybridLock, 128, HybridLock>(p, o))
+        );
+        println!(
+            "DEFAULT (hybrid/TAS)  {:7.2}",
+            best(&|| run::<HybridLock, 128, TasLock>(p, o))
         );
         println!(
             "all + TAS/TAS         {:7.2}",

@@ -37,7 +37,7 @@
 //!   thread is parked), which waits for the slot and push-index stores to reach lines the
 //!   consumers just read. The test-and-set lock unlocks with a plain Release store, so the
 //!   producer runs ahead of the consumers and they drain a backlog instead of chasing it
-//!   item by item: `DEFAULT` was 1.3–4× `push-hybrid` at 1×1 and 2×2 threads in the runs
+//!   item by item: `DEFAULT` was 1.4–4.1× `push-hybrid` at 1×1 and 2×2 threads in the runs
 //!   recorded in `BENCHMARKS.md`. Its waiters spin briefly and then `yield_now` on every
 //!   step, so it does not collapse when producers outnumber cores (the benchmark's
 //!   oversubscribed points check this), and push rarely allocates with the node cache.
