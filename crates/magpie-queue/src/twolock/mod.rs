@@ -40,7 +40,8 @@
 //!   item by item: `DEFAULT` was 1.4–4.1× `push-hybrid` at 1×1 and 2×2 threads in the runs
 //!   recorded in `BENCHMARKS.md`. Its waiters spin briefly and then `yield_now` on every
 //!   step, so it does not collapse when producers outnumber cores (the benchmark's
-//!   oversubscribed points check this), and push rarely allocates with the node cache.
+//!   oversubscribed points check this), and a push that calls the allocator (node cache
+//!   empty) only makes them yield a little longer.
 //!
 //! Benchmarks can pick any lock for either side.
 //!
