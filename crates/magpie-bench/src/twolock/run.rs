@@ -9,7 +9,9 @@
 //! Every implementation runs the same monomorphised loop, with the same backoff when the
 //! queue is empty (or full): `spin_loop` hints doubling up to 64, then `yield_now`. The
 //! consumed count is kept per consumer and published to a shared atomic only when a
-//! consumer finds the queue empty, so counting costs nothing on the hot path. Only the
+//! consumer finds the queue empty, so counting costs nothing on the hot path. Consumers
+//! also count how often they found the queue empty (a diagnostic: many empty polls per
+//! item mean the consumers caught up and chase the producers item by item). Only the
 //! phase from the start signal to the last consumer's last item is timed; queue
 //! construction, thread start-up and verification are not.
 //!
@@ -97,6 +99,8 @@ struct Taken {
     count: u64,
     sum: u64,
     sum_sq: u64,
+    /// `try_pop` calls that found the queue empty (diagnostic; not verified).
+    empty_polls: u64,
 }
 
 impl Taken {
@@ -108,6 +112,7 @@ impl Taken {
     }
 
     fn merge(&mut self, o: Taken) {
+        self.empty_polls += o.empty_polls;
         self.count += o.count;
         self.sum = self.sum.wrapping_add(o.sum);
         self.sum_sq = self.sum_sq.wrapping_add(o.sum_sq);
@@ -149,12 +154,21 @@ pub struct Run {
     pub truncated: bool,
     /// Wall time from the start signal to the last consumed item, seconds.
     pub secs: f64,
+    /// How many times the consumers found the queue empty in the timed phase (throughput
+    /// runs; drain runs do not count it and report 0).
+    pub empty_polls: u64,
 }
 
 impl Run {
     /// Items per second.
     pub fn items_per_sec(&self) -> f64 {
         self.items as f64 / self.secs
+    }
+
+    /// Empty polls per 1000 items: near 0 when consumers drain a backlog, high when they
+    /// have caught up with the producers.
+    pub fn empty_per_1k(&self) -> f64 {
+        self.empty_polls as f64 * 1000.0 / self.items.max(1) as f64
     }
 }
 
@@ -217,6 +231,7 @@ fn consume<Q: MpmcQueue>(
                 }
             }
             None => {
+                taken.empty_polls += 1;
                 if pending != 0 {
                     consumed.fetch_add(pending, Ordering::AcqRel);
                     pending = 0;
@@ -397,6 +412,7 @@ fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
         )));
     }
     let timed = total.count;
+    let empty_polls = total.empty_polls;
     let truncated = stop.0.load(Ordering::Relaxed);
     // Untimed: whatever a truncated run left in the queue must be exactly the rest of
     // what the producers pushed; a complete run must leave nothing.
@@ -423,6 +439,7 @@ fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
         items: timed,
         truncated,
         secs: (end - start).as_secs_f64(),
+        empty_polls,
     })
 }
 
@@ -573,6 +590,7 @@ pub fn drain<
         items: n,
         truncated: false,
         secs,
+        empty_polls: 0,
     })
 }
 

@@ -14,7 +14,7 @@ use super::configs::Impl;
 use super::Params;
 use crate::csv::Csv;
 use crate::queue::{render_targets, ExpResult};
-use crate::stats::{ratio_of_medians, Summary};
+use crate::stats::{median, ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
 use crate::{output, BenchError, TargetCheck};
@@ -52,6 +52,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         .flat_map(|&pk| impls_at(pk, p.full_matrix).iter().map(move |&i| (pk, i)))
         .collect();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
+    let mut empties: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
     let mut truncated: Vec<usize> = vec![0; cells.len()];
     let mut runs = Csv::new(&[
         "experiment",
@@ -67,6 +68,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "truncated",
         "seconds",
         "items_per_sec",
+        "empty_polls",
     ]);
     let oversub = |(pp, k): (usize, usize)| pp + k > p.cores;
     for rep in 0..p.reps {
@@ -86,6 +88,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 truncated[c] += 1;
             }
             samples[c].push(r.items_per_sec());
+            empties[c].push(r.empty_per_1k());
             runs.row(&[
                 "throughput".to_string(),
                 imp.name().to_string(),
@@ -100,6 +103,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 r.truncated.to_string(),
                 format!("{:.6}", r.secs),
                 format!("{:.0}", r.items_per_sec()),
+                r.empty_polls.to_string(),
             ]);
         }
     }
@@ -133,6 +137,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "x_mutex_vecdeque",
         "x_segqueue",
         "truncated_runs",
+        "median_empty_polls_per_1k_items",
     ]);
     let mut text = format!(
         "\n== two-lock queue throughput: N = {} u64 items, P producers, K consumers, {} reps; items/s ==\n",
@@ -175,6 +180,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 "spread %",
                 "x Mutex",
                 "x SegQueue",
+                "empty/1k",
                 "note",
             ],
             2,
@@ -185,6 +191,11 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 .iter()
                 .position(|&c| c == (pk, imp))
                 .map_or(0, |c| truncated[c]);
+            let empty = cells
+                .iter()
+                .position(|&c| c == (pk, imp))
+                .and_then(|c| median(&empties[c]))
+                .unwrap_or(0.0);
             total_cut += cut;
             let xm = ratio(pk, imp, Impl::MutexDeque);
             let xs = ratio(pk, imp, Impl::SegQueue);
@@ -214,6 +225,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 f2(xm),
                 f2(xs),
                 cut.to_string(),
+                format!("{empty:.2}"),
             ]);
             let mut note = Vec::new();
             if low {
@@ -231,13 +243,15 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 format!("{:.1}", s.spread_pct()),
                 f2(xm),
                 f2(xs),
+                format!("{empty:.1}"),
                 note.join(", "),
             ]);
         }
         text.push_str(&table.render());
     }
     text.push_str(
-        "spread = (max-min)/median; x Mutex / x SegQueue = this row's median / that peer's median at the same P,K\n",
+        "spread = (max-min)/median; x Mutex / x SegQueue = this row's median / that peer's median at the same P,K; \
+         empty/1k = median times per 1000 items a consumer found the queue empty (high: consumers caught up and chase the producers)\n",
     );
     text.push_str(
         "paper-default uses SeqCst where the paper says release-acquire everywhere (the crate's DEFAULT_CONFIG); \
