@@ -187,15 +187,9 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         );
         for &imp in impls_at(pk, p.full_matrix) {
             let Some(s) = find(pk, imp) else { continue };
-            let cut = cells
-                .iter()
-                .position(|&c| c == (pk, imp))
-                .map_or(0, |c| truncated[c]);
-            let empty = cells
-                .iter()
-                .position(|&c| c == (pk, imp))
-                .and_then(|c| median(&empties[c]))
-                .unwrap_or(0.0);
+            let cell = cells.iter().position(|&c| c == (pk, imp));
+            let cut = cell.map_or(0, |c| truncated[c]);
+            let empty = cell.and_then(|c| median(&empties[c])).unwrap_or(0.0);
             total_cut += cut;
             let xm = ratio(pk, imp, Impl::MutexDeque);
             let xs = ratio(pk, imp, Impl::SegQueue);

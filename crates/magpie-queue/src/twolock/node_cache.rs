@@ -23,6 +23,12 @@ use super::options::NodeCache as Mode;
 use crate::pad::CachePadded;
 use crate::sync::{AtomicPtr, AtomicUsize, Ordering, UnsafeCell};
 
+/// Whether a cache with this limit keeps counts (every mode but unbounded).
+#[inline(always)]
+fn counted(limit: usize) -> bool {
+    limit != usize::MAX
+}
+
 /// Spare nodes, all with `slots` slots, at most `limit` of them.
 pub(super) struct NodeCache<T> {
     /// Shared stack: pushed by the giver, emptied at once by the taker.
@@ -82,7 +88,7 @@ impl<T> NodeCache<T> {
     pub(super) fn len(&self) -> Option<usize> {
         // Relaxed: a snapshot for tests and diagnostics; a stale read can only be off by
         // the gives/takes in flight, and `saturating_sub` keeps it non-negative.
-        (self.giver.limit != usize::MAX).then(|| {
+        counted(self.giver.limit).then(|| {
             let given = self.giver.given.load(Ordering::Relaxed);
             given.saturating_sub(self.taker.taken.load(Ordering::Relaxed))
         })
@@ -118,7 +124,7 @@ impl<T> NodeCache<T> {
             (*node).next.store(ptr::null_mut(), Ordering::Relaxed);
             taker.grabbed.with_mut(|g| *g = rest);
         }
-        if taker.limit != usize::MAX {
+        if counted(taker.limit) {
             // Relaxed: only takers write `taken`, and the push lock orders them, so the
             // load sees the previous taker's store. The giver reads it only as an upper
             // bound on what left the cache (see the module docs).
@@ -138,7 +144,7 @@ impl<T> NodeCache<T> {
     #[inline]
     pub(super) unsafe fn give(&self, node: *mut Node<T>) {
         let giver = &*self.giver;
-        if giver.limit != usize::MAX {
+        if counted(giver.limit) {
             // Relaxed: only givers write `given`, ordered by the pop lock.
             let given = giver.given.load(Ordering::Relaxed);
             // SAFETY: `taken_seen` belongs to the single giver (contract).
