@@ -18,8 +18,8 @@ use loom::cell::UnsafeCell;
 use loom::sync::Arc;
 use loom::thread;
 use magpie_queue::twolock::{
-    Closed, HybridLock, MemoryOrderMode, NodeCache, Options, PopLock, PopTimeoutError, StdLock,
-    TasLock, TicketLock, TwoLockQueue,
+    Closed, HybridLock, MemoryOrderMode, NodeCache, Options, PopLock, PopTimeoutError, Publication,
+    StdLock, TasLock, TicketLock, TwoLockQueue,
 };
 
 /// One slot per node (`u64` items, 8 bytes of slots).
@@ -51,13 +51,30 @@ fn small_cache(base: Options) -> Options {
     }
 }
 
+/// `base` publishing through the (cached) shared push index, the paper's way.
+fn push_index(base: Options) -> Options {
+    Options {
+        publication: Publication::PushIndex,
+        ..base
+    }
+}
+
+/// `base` publishing through per-slot stamps.
+fn stamps(base: Options) -> Options {
+    Options {
+        publication: Publication::SlotStamps,
+        ..base
+    }
+}
+
 /// Checks that `got` (in pop order) is exactly `0..n`.
 fn assert_fifo(got: &[u64], n: u64) {
     assert_eq!(got, (0..n).collect::<Vec<_>>().as_slice());
 }
 
 /// One producer, one consumer, racing across a node boundary: publication of the slot and
-/// of the node link through the (cached) push index.
+/// of the node link through the (cached) push index, or through the slot's stamp and the
+/// link's own Release/Acquire.
 fn spsc<const B: usize>(options: Options) {
     model(None, move || {
         let q: Arc<TwoLockQueue<u64, StdLock, B, StdLock>> =
@@ -84,12 +101,27 @@ fn spsc<const B: usize>(options: Options) {
 
 #[test]
 fn spsc_one_slot_nodes_cached_index() {
-    spsc::<8>(small_cache(Options::default()));
+    spsc::<8>(small_cache(push_index(Options::default())));
 }
 
 #[test]
 fn spsc_two_slot_nodes_cached_index() {
-    spsc::<16>(small_cache(Options::default()));
+    spsc::<16>(small_cache(push_index(Options::default())));
+}
+
+#[test]
+fn spsc_one_slot_nodes_stamps() {
+    spsc::<8>(small_cache(stamps(Options::default())));
+}
+
+#[test]
+fn spsc_two_slot_nodes_stamps() {
+    spsc::<16>(small_cache(stamps(Options::default())));
+}
+
+#[test]
+fn spsc_stamps_seqcst_without_node_cache() {
+    spsc::<8>(stamps(Options::DEFAULT_CONFIG));
 }
 
 #[test]
@@ -103,25 +135,28 @@ fn spsc_optimal_orders_without_index_cache() {
     spsc::<16>(small_cache(Options {
         memory_order: MemoryOrderMode::Optimal,
         cache_push_index: false,
-        ..Options::default()
+        ..push_index(Options::default())
     }));
 }
 
 #[test]
 fn spsc_unbounded_cache() {
-    spsc::<8>(Options {
-        node_cache: NodeCache::Unbounded,
-        ..Options::default()
-    });
+    for publication in [Publication::PushIndex, Publication::SlotStamps] {
+        spsc::<8>(Options {
+            node_cache: NodeCache::Unbounded,
+            publication,
+            ..Options::default()
+        });
+    }
 }
 
 /// Node-cache reuse: with one-slot nodes and a 1-node cache, the consumer hands back the
 /// node it just emptied while the producer may be taking it for the next push; loom checks
-/// that the consumer's move out of the slot happens-before the producer's reuse.
-#[test]
-fn node_cache_reuse_batches() {
-    model(None, || {
-        let q: Arc<Q1> = Arc::new(TwoLockQueue::with_options(small_cache(Options::default())));
+/// that the consumer's move out of the slot happens-before the producer's reuse, and (with
+/// stamps) that a reused node's old stamp is never taken for a new item's.
+fn node_cache_reuse_batches(options: Options) {
+    model(None, move || {
+        let q: Arc<Q1> = Arc::new(TwoLockQueue::with_options(small_cache(options)));
         q.push(0).unwrap();
         let producer = {
             let q = q.clone();
@@ -139,12 +174,21 @@ fn node_cache_reuse_batches() {
     });
 }
 
+#[test]
+fn node_cache_reuse_batches_push_index() {
+    node_cache_reuse_batches(push_index(Options::default()));
+}
+
+#[test]
+fn node_cache_reuse_batches_stamps() {
+    node_cache_reuse_batches(stamps(Options::default()));
+}
+
 /// Two producers and two consumers (one on the main thread), preemption bound 3. Each
 /// producer's items must come out in its order and every item exactly once.
-#[test]
-fn two_producers_two_consumers() {
-    model(Some(3), || {
-        let q: Arc<Q2> = Arc::new(TwoLockQueue::with_options(small_cache(Options::default())));
+fn two_producers_two_consumers(options: Options) {
+    model(Some(3), move || {
+        let q: Arc<Q2> = Arc::new(TwoLockQueue::with_options(small_cache(options)));
         let producers: Vec<_> = (0..2u64)
             .map(|p| {
                 let q = q.clone();
@@ -183,11 +227,22 @@ fn two_producers_two_consumers() {
     });
 }
 
-/// A consumer blocked in `pop_wait` is woken by a push (a lost wake-up is a loom deadlock).
 #[test]
-fn push_wakes_waiting_consumer() {
-    model(None, || {
-        let q: Arc<Q1> = Arc::new(TwoLockQueue::new());
+fn two_producers_two_consumers_push_index() {
+    two_producers_two_consumers(push_index(Options::default()));
+}
+
+#[test]
+fn two_producers_two_consumers_stamps() {
+    two_producers_two_consumers(stamps(Options::default()));
+}
+
+/// A consumer blocked in `pop_wait` is woken by a push (a lost wake-up is a loom deadlock),
+/// with either publication: the sleeper compares the producers' own push index with the
+/// pop index its failed pop saw.
+fn push_wakes_waiting_consumer(options: Options) {
+    model(None, move || {
+        let q: Arc<Q1> = Arc::new(TwoLockQueue::with_options(options));
         let consumer = {
             let q = q.clone();
             thread::spawn(move || q.pop_wait())
@@ -195,6 +250,16 @@ fn push_wakes_waiting_consumer() {
         q.push(5).unwrap();
         assert_eq!(consumer.join().unwrap(), Ok(5));
     });
+}
+
+#[test]
+fn push_wakes_waiting_consumer_push_index() {
+    push_wakes_waiting_consumer(push_index(Options::default()));
+}
+
+#[test]
+fn push_wakes_waiting_consumer_stamps() {
+    push_wakes_waiting_consumer(stamps(Options::default()));
 }
 
 /// `close` while a consumer waits: the consumer drains the item pushed before the close,

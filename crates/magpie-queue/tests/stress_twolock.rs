@@ -13,8 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use magpie_queue::twolock::{
-    HybridLock, NodeCache, Options, PopLock, PopTimeoutError, StdLock, TasLock, TicketLock,
-    TwoLockQueue,
+    HybridLock, NodeCache, Options, PopLock, PopTimeoutError, Publication, StdLock, TasLock,
+    TicketLock, TwoLockQueue,
 };
 
 /// Items are `producer << 32 | sequence`: 8 bytes, like the paper's benchmark.
@@ -160,6 +160,18 @@ fn three_by_two_every_pop_lock() {
     run::<StdLock, 128, HybridLock>(plan(3, 2, false), Options::default());
     run::<TasLock, 128, HybridLock>(plan(3, 2, true), Options::default());
     run::<TicketLock, 128, HybridLock>(plan(3, 2, false), Options::default());
+}
+
+#[test]
+fn three_by_two_slot_stamps() {
+    let stamps = Options {
+        publication: Publication::SlotStamps,
+        ..Options::default()
+    };
+    run::<HybridLock, 128, TasLock>(plan(3, 2, false), stamps);
+    run::<HybridLock, 128, TasLock>(plan(3, 2, true), stamps);
+    // One-slot nodes: every item follows a fresh node link before its stamp is read.
+    run::<HybridLock, 8, TasLock>(plan(3, 2, true), stamps);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use magpie_queue::twolock::{
-    HybridLock, Options, PopLock, StdLock, TasLock, TicketLock, TwoLockQueue,
+    HybridLock, Options, PopLock, Publication, StdLock, TasLock, TicketLock, TwoLockQueue,
 };
 
 use super::peers::{Bounded, Inject, MutexDeque, Seg};
@@ -74,6 +74,8 @@ pub enum Impl {
     /// `DEFAULT` with the hybrid push lock the paper advises (IV.D) instead of the TAS
     /// lock: shows what the push-lock choice is worth.
     PushHybrid,
+    /// `DEFAULT` with per-slot publication stamps instead of the push index.
+    SlotStamps,
     /// `Mutex<VecDeque<u64>>`.
     MutexDeque,
     /// crossbeam-queue `SegQueue`.
@@ -86,7 +88,7 @@ pub enum Impl {
 
 impl Impl {
     /// Every implementation, in table order.
-    pub const ALL: [Impl; 18] = [
+    pub const ALL: [Impl; 19] = [
         Impl::PaperDefault,
         Impl::OptimalOrder,
         Impl::CachePushIndex,
@@ -101,6 +103,7 @@ impl Impl {
         Impl::FinalTicket,
         Impl::Default,
         Impl::PushHybrid,
+        Impl::SlotStamps,
         Impl::MutexDeque,
         Impl::SegQueue,
         Impl::Injector,
@@ -109,13 +112,14 @@ impl Impl {
 
     /// The reduced set run at the P, K points outside the full matrix: magpie's default,
     /// the paper's final combinations and their base (optimal orders), the default with
-    /// the paper's push lock, and the peers.
-    pub const REDUCED: [Impl; 9] = [
+    /// the paper's push lock or with slot stamps, and the peers.
+    pub const REDUCED: [Impl; 10] = [
         Impl::OptimalOrder,
         Impl::FinalTas,
         Impl::FinalTicket,
         Impl::Default,
         Impl::PushHybrid,
+        Impl::SlotStamps,
         Impl::MutexDeque,
         Impl::SegQueue,
         Impl::Injector,
@@ -139,6 +143,7 @@ impl Impl {
             Impl::FinalTicket => "final-ticket",
             Impl::Default => "DEFAULT",
             Impl::PushHybrid => "push-hybrid",
+            Impl::SlotStamps => "slot-stamps",
             Impl::MutexDeque => "Mutex<VecDeque>",
             Impl::SegQueue => "SegQueue",
             Impl::Injector => "Injector",
@@ -175,6 +180,7 @@ impl Impl {
                 "TwoLockQueue::new(): Options::default() (Bounded(16)), 128B, pop=hybrid push=TAS"
             }
             Impl::PushHybrid => "DEFAULT with push=hybrid (the paper's push-lock advice)",
+            Impl::SlotStamps => "DEFAULT with Publication::SlotStamps (per-slot stamps)",
             Impl::MutexDeque => "std::sync::Mutex<VecDeque<u64>>",
             Impl::SegQueue => "crossbeam_queue::SegQueue<u64>",
             Impl::Injector => "crossbeam_deque::Injector<u64>, steal() retried on Retry",
@@ -192,7 +198,11 @@ impl Impl {
             Impl::Node64 | Impl::Node1024 => Group::NodeSize,
             Impl::LimitedCache | Impl::UnlimitedCache => Group::NodeCache,
             Impl::PopTas | Impl::PopTicket | Impl::PopHybrid => Group::PopLock,
-            Impl::FinalTas | Impl::FinalTicket | Impl::Default | Impl::PushHybrid => Group::Final,
+            Impl::FinalTas
+            | Impl::FinalTicket
+            | Impl::Default
+            | Impl::PushHybrid
+            | Impl::SlotStamps => Group::Final,
             Impl::MutexDeque | Impl::SegQueue | Impl::Injector | Impl::ArrayQueue => Group::Peer,
         }
     }
@@ -233,6 +243,17 @@ impl Impl {
             Impl::PushHybrid => {
                 tl_with::<HybridLock, 128, HybridLock>(Options::default(), p, k, n, cap, label)
             }
+            Impl::SlotStamps => tl_with::<HybridLock, 128, TasLock>(
+                Options {
+                    publication: Publication::SlotStamps,
+                    ..Options::default()
+                },
+                p,
+                k,
+                n,
+                cap,
+                label,
+            ),
             Impl::MutexDeque => run::throughput(MutexDeque::new, p, k, n, cap, label),
             Impl::SegQueue => run::throughput(Seg::new, p, k, n, cap, label),
             Impl::Injector => run::throughput(Inject::new, p, k, n, cap, label),

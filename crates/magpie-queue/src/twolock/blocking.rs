@@ -114,8 +114,8 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
             let _tail = self.tail.lock.lock();
             // Relaxed: `closed` is written only under the tail lock, which we hold.
             let closed = self.tail.closed.load(Ordering::Relaxed);
-            // SAFETY: the tail lock guards the producers' private push index.
-            if closed || self.tail.index.with(|t| unsafe { *t }) != seen_tail {
+            // Relaxed: the producers' own push index is written only under the tail lock.
+            if closed || self.tail.index.load(Ordering::Relaxed) != seen_tail {
                 return;
             }
             // Relaxed: read by push under the tail lock, which orders it (module docs).

@@ -18,6 +18,7 @@
 //! | IV.B node cache (bounded/unbounded)  | [`Options::node_cache`] ([`NodeCache`])        |
 //! | IV.D pop lock kind                   | type parameter `L: `[`PopLock`]                |
 //! | IV.D push lock kind (paper: hybrid)  | type parameter `P: `[`PopLock`]                |
+//! | not in the paper: per-slot stamps    | [`Options::publication`] ([`Publication`])     |
 //!
 //! Defaults — section V.E's final configuration, adapted to oversubscription and to the
 //! push side's measured cost: optimal orders + cached push index, 128-byte nodes (V.B:
@@ -30,7 +31,7 @@
 //!   lock holder stalls spinners. The rough run in `stress_twolock.rs` (`measure_configs`,
 //!   ignored; 2 cores, noisy) showed the ticket lock collapsing at 4×4 threads (~0.2 vs
 //!   ~9 M items/s for the hybrid); the hybrid lock spins first (spinlock speed for the
-//!   short pop critical section) and parks when spinning fails.
+//!   short pop critical section), then yields, and parks only when that fails.
 //! * Push: the paper advises a hybrid lock because push may call the allocator. Measured
 //!   here (`magpie bench twolock`, rows `DEFAULT` and `push-hybrid`), the hybrid lock's
 //!   unlock is the push's main cost: it must be an atomic `swap` (to learn whether a
@@ -44,6 +45,15 @@
 //!   empty) only makes them yield a little longer.
 //!
 //! Benchmarks can pick any lock for either side.
+//!
+//! Publication: by default pop learns how far the queue is filled from the shared push
+//! index, as in the paper. [`Publication::SlotStamps`] instead stamps each slot with its
+//! index, so a consumer that has caught up with the producers waits for one cache line
+//! per item instead of two. It is not the default: it adds 8 bytes per slot (a
+//! pre-filled drain with `pop_batch` reads twice the memory), and
+//! [`len`](TwoLockQueue::len) then reads the producers' own index, which shares a line
+//! with the tail lock, while the thread pool's idle workers poll `len` and `is_empty`.
+//! In `magpie bench twolock` (row `slot-stamps`) it was within noise of `DEFAULT`.
 //!
 //! Deviations from the paper's pseudocode, all behaviour-preserving: push keeps a private
 //! copy of the push index (it writes the shared index but never reads it back); the node
@@ -89,7 +99,7 @@ pub use error::{Closed, PopTimeoutError, PushError};
 pub use lock::{
     HybridGuard, HybridLock, PopLock, StdLock, TasGuard, TasLock, TicketGuard, TicketLock,
 };
-pub use options::{MemoryOrderMode, NodeCache, Options};
+pub use options::{MemoryOrderMode, NodeCache, Options, Publication};
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -97,7 +107,7 @@ use core::marker::PhantomData;
 use crate::pad::CachePadded;
 use crate::sync::{AtomicBool, AtomicPtr, AtomicUsize, Ordering, UnsafeCell};
 use blocking::Sleepers;
-use node::Node;
+use node::{Node, Shape};
 use node_cache::NodeCache as Spares;
 use options::Orders;
 
@@ -120,6 +130,7 @@ pub struct TwoLockQueue<
     tail: CachePadded<Tail<T, P>>,
     /// The push index: slots below it are full. Written by push (under the tail lock),
     /// read by pop; on its own line so consumers polling it do not steal the tail lock's.
+    /// Unused with stamps (pop reads the slots' stamps, `len` reads `Tail::index`).
     tail_index: CachePadded<AtomicUsize>,
     spares: CachePadded<Spares<T>>,
     sleepers: Sleepers,
@@ -137,20 +148,25 @@ struct Head<T, L> {
     cached_tail: UnsafeCell<usize>,
     orders: Orders,
     cache_push_index: bool,
+    /// Slots carry stamps ([`Publication::SlotStamps`]).
+    stamped: bool,
 }
 
 /// Producer side: `node` and `index` are touched only under `lock`.
 struct Tail<T, P> {
     lock: P,
     node: AtomicPtr<Node<T>>,
-    /// Producers' private copy of the push index: push writes the shared `tail_index`
-    /// but never reads it, so it does not pull that line back from polling consumers.
-    index: UnsafeCell<usize>,
+    /// Producers' own copy of the push index, written only under `lock`: push writes the
+    /// shared `tail_index` but never reads it, so it does not pull that line back from
+    /// polling consumers. Atomic because, with stamps, it is the push index `len` reads.
+    index: AtomicUsize,
     /// Written only under `lock` (by `close`).
     closed: AtomicBool,
     /// Consumers asleep in `pop_timeout`/`pop_wait`; registered under `lock`.
     waiters: AtomicUsize,
     orders: Orders,
+    /// Slots carry stamps ([`Publication::SlotStamps`]).
+    stamped: bool,
 }
 
 // SAFETY: the queue owns its items and hands them to whichever thread pops them, so it may
@@ -162,7 +178,8 @@ unsafe impl<T: Send, L: PopLock, const NODE_BYTES: usize, P: PopLock> Send
 
 // SAFETY: shared access only moves `T`s between threads (`T: Send`; no `&T` is handed
 // out). Unsynchronised state (`cached_tail`, node pointers, slots) is accessed only under
-// the lock of its side, and slots cross sides via the push index's Release/Acquire.
+// the lock of its side, and slots cross sides via the Release/Acquire of the push index
+// (or of the slots' stamps).
 unsafe impl<T: Send, L: PopLock, const NODE_BYTES: usize, P: PopLock> Sync
     for TwoLockQueue<T, L, NODE_BYTES, P>
 {
@@ -199,13 +216,10 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
 
     /// An empty queue with the given options.
     pub fn with_options(options: Options) -> Self {
-        let orders = Orders::new(options.memory_order);
-        let spares = Spares::new(
-            options.node_cache,
-            Self::SLOTS_PER_NODE,
-            options.prealloc_nodes,
-        );
-        let first = Node::alloc(Self::SLOTS_PER_NODE);
+        let orders = Orders::new(options.memory_order, options.publication);
+        let shape = Self::shape(options);
+        let spares = Spares::new(options.node_cache, shape, options.prealloc_nodes);
+        let first = Node::alloc(shape);
         TwoLockQueue {
             head: CachePadded(Head {
                 lock: L::new(),
@@ -214,20 +228,29 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
                 cached_tail: UnsafeCell::new(1),
                 orders,
                 cache_push_index: options.cache_push_index,
+                stamped: shape.stamped,
             }),
             tail: CachePadded(Tail {
                 lock: P::new(),
                 node: AtomicPtr::new(first),
-                index: UnsafeCell::new(1),
+                index: AtomicUsize::new(1),
                 closed: AtomicBool::new(false),
                 waiters: AtomicUsize::new(0),
                 orders,
+                stamped: shape.stamped,
             }),
             tail_index: CachePadded(AtomicUsize::new(1)),
             spares: CachePadded(spares),
             sleepers: Sleepers::new(),
             options,
             _owns: PhantomData,
+        }
+    }
+
+    fn shape(options: Options) -> Shape {
+        Shape {
+            slots: Self::SLOTS_PER_NODE,
+            stamped: options.publication == Publication::SlotStamps,
         }
     }
 
@@ -245,15 +268,17 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
             drop(guard);
             return Err(PushError(value));
         }
-        // SAFETY: we hold the tail lock, which guards `tail.index`.
-        let t = self.tail.index.with(|t| unsafe { *t });
+        // Relaxed: only tail-lock holders write `tail.index`, and we hold the lock.
+        let t = self.tail.index.load(Ordering::Relaxed);
         // SAFETY: we hold the tail lock.
         unsafe { self.write_at(t, value) };
-        // SAFETY: as above.
-        self.tail.index.with_mut(|i| unsafe { *i = t + 1 });
-        // Release (or SeqCst): pairs with the Acquire load in `tail_bound`; the slot write
-        // (and any new node link) happen-before a consumer that sees `t + 1`.
-        self.tail_index.store(t + 1, self.tail.orders.publish);
+        // Relaxed: read under the tail lock, or as a snapshot by `len` (with stamps).
+        self.tail.index.store(t + 1, Ordering::Relaxed);
+        if !self.tail.stamped {
+            // Release (or SeqCst): pairs with the Acquire load in `tail_bound`; the slot
+            // write (and any new node link) happen-before a consumer that sees `t + 1`.
+            self.tail_index.store(t + 1, self.tail.orders.publish);
+        }
         // Relaxed: consumers register under the tail lock; see `blocking.rs`.
         let waiters = self.tail.waiters.load(Ordering::Relaxed);
         drop(guard);
@@ -279,12 +304,12 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
             drop(guard);
             return Err(PushError(items));
         }
-        // SAFETY: we hold the tail lock, which guards `tail.index`.
-        let start = self.tail.index.with(|t| unsafe { *t });
+        // Relaxed: only tail-lock holders write `tail.index`, and we hold the lock.
+        let start = self.tail.index.load(Ordering::Relaxed);
         // Publishes on drop, so a panicking iterator leaves a consistent queue.
         let mut publish = Publish {
-            private: &self.tail.index,
-            shared: &self.tail_index,
+            own: &self.tail.index,
+            shared: (!self.tail.stamped).then_some(&*self.tail_index),
             at: start,
             order: self.tail.orders.publish,
         };
@@ -304,7 +329,8 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         Ok(pushed)
     }
 
-    /// Writes `value` at push index `t`, linking a new node if `t` starts one.
+    /// Writes `value` at push index `t`, linking a new node if `t` starts one, and stamps
+    /// the slot if slots carry stamps.
     ///
     /// # Safety
     ///
@@ -318,15 +344,23 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         if offset == 0 {
             // SAFETY: the tail lock makes us the only taker.
             let fresh = unsafe { self.spares.take() };
-            // SAFETY: `node` is the live tail node; consumers read its `next` only after
-            // acquiring a push index above `t`, which we publish after this store.
-            unsafe { (*node).next.store(fresh, orders.own_store) };
+            // SAFETY: `node` is the live tail node. Consumers read its `next` after
+            // acquiring a push index above `t`, which we publish after this store, or
+            // (stamps) with `link_load`, which pairs with this `link_store`.
+            unsafe { (*node).next.store(fresh, orders.link_store) };
             self.tail.node.store(fresh, orders.own_store);
             node = fresh;
         }
+        let stamped = self.tail.stamped;
         // SAFETY: slot `offset` of the tail node is beyond every published index, so it
         // is empty and only we (tail lock holder) touch it.
-        unsafe { Node::write(node, offset, value) };
+        unsafe { Node::write(node, offset, stamped, value) };
+        if stamped {
+            // Release (or SeqCst): pairs with the Acquire load in `stamped_run`; the item
+            // written above happens-before a consumer that reads stamp `t`.
+            // SAFETY: the node is live and stamped.
+            unsafe { Node::set_stamp(node, offset, t, orders.publish) };
+        }
     }
 
     /// Removes the oldest item, or returns `None` if the queue is empty.
@@ -335,17 +369,17 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         self.pop_or_tail().ok()
     }
 
-    /// `Ok(item)`, or `Err(t)` with the push index `t` that showed the queue empty.
+    /// `Ok(item)`, or `Err(h)` with the index `h` that was found unpublished (the push
+    /// index as this consumer saw it).
     #[inline]
     fn pop_or_tail(&self) -> Result<T, usize> {
         let _guard = self.head.lock.lock();
         let h = self.head.index.load(self.head.orders.own_load);
         // SAFETY: we hold the head lock.
-        let t = unsafe { self.tail_bound(h, 1) };
-        if h == t {
-            return Err(t);
+        if unsafe { self.published(h, 1) } == 0 {
+            return Err(h);
         }
-        // SAFETY: head lock held and `h < t`: slot `h` is published.
+        // SAFETY: head lock held and slot `h` is published.
         let value = unsafe { self.take_at(h) };
         self.head.index.store(h + 1, self.head.orders.pop_store);
         Ok(value)
@@ -360,15 +394,119 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         let _guard = self.head.lock.lock();
         let h = self.head.index.load(self.head.orders.own_load);
         // SAFETY: we hold the head lock.
-        let t = unsafe { self.tail_bound(h, max) };
-        let n = max.min(t - h);
+        let n = unsafe { self.published(h, max) };
         out.reserve(n);
-        for i in h..h + n {
-            // SAFETY: head lock held and `i < t`: slot `i` is published. `out` has room,
-            // so nothing in this loop can panic half-way.
-            out.push(unsafe { self.take_at(i) });
-        }
+        // SAFETY: head lock held, slots `h..h + n` are published, `out` has room for them.
+        unsafe { self.take_run(h, n, out) };
         self.head.index.store(h + n, self.head.orders.pop_store);
+        n
+    }
+
+    /// Moves the `n` items from pop index `h` on to `out`, node by node, recycling every
+    /// node it empties; the head node pointer is loaded and stored once.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the head lock, `h` is the current pop index, slots `h..h + n` are
+    /// published to this thread, and `out` has spare capacity for `n` items (so nothing
+    /// here can panic half-way).
+    #[inline]
+    unsafe fn take_run(&self, h: usize, n: usize, out: &mut Vec<T>) {
+        let orders = self.head.orders;
+        let stamped = self.head.stamped;
+        let mut node = self.head.node.load(orders.own_load);
+        for i in h..h + n {
+            let offset = i % Self::SLOTS_PER_NODE;
+            if offset == 0 {
+                // SAFETY: as in `take_at`: item `i` is published, so the link is set, and
+                // the node we leave is fully consumed and unreachable to producers.
+                unsafe {
+                    let next = (*node).next.load(orders.own_load);
+                    self.spares.give(node);
+                    node = next;
+                }
+            }
+            // SAFETY: slot `offset` of `node` is full and ours; `out` has room.
+            out.push(unsafe { Node::take(node, offset, stamped) });
+        }
+        self.head.node.store(node, orders.own_store);
+    }
+
+    /// How many slots from pop index `h` on, at most `want`, are published to us (`0`:
+    /// the queue looked empty).
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the head lock and `h` is the current pop index.
+    #[inline(always)]
+    unsafe fn published(&self, h: usize, want: usize) -> usize {
+        if self.head.stamped {
+            // SAFETY: per the contract.
+            unsafe { self.stamped_run(h, want) }
+        } else {
+            // SAFETY: per the contract.
+            want.min(unsafe { self.tail_bound(h, want) } - h)
+        }
+    }
+
+    /// With stamps: how many consecutive slots from `h` on, at most `want`, carry their
+    /// own index as stamp. Follows node links without moving the head node.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the head lock, `h` is the current pop index and slots are stamped.
+    #[inline(always)]
+    unsafe fn stamped_run(&self, h: usize, want: usize) -> usize {
+        let orders = self.head.orders;
+        // The orders are run-time values, so every atomic access would dispatch on its
+        // order; give the optimal mode a copy of the loop with constant orders.
+        if orders.observe == Ordering::Acquire && orders.link_load == Ordering::Acquire {
+            // SAFETY: per the contract.
+            unsafe { self.stamped_run_with(h, want, Ordering::Acquire, Ordering::Acquire) }
+        } else {
+            // SAFETY: per the contract.
+            unsafe { self.stamped_run_with(h, want, orders.observe, orders.link_load) }
+        }
+    }
+
+    /// [`stamped_run`](Self::stamped_run) with the stamp and link load orders given.
+    ///
+    /// # Safety
+    ///
+    /// As for `stamped_run`; `observe` and `link_load` are Acquire or stronger.
+    #[inline(always)]
+    unsafe fn stamped_run_with(
+        &self,
+        h: usize,
+        want: usize,
+        observe: Ordering,
+        link_load: Ordering,
+    ) -> usize {
+        let mut node = self.head.node.load(self.head.orders.own_load);
+        let mut n = 0;
+        while n < want {
+            let i = h + n;
+            let offset = i % Self::SLOTS_PER_NODE;
+            if offset == 0 {
+                // Acquire (or SeqCst): pairs with the `link_store` in `write_at`, so the
+                // next node's initialisation (or its last reuse) is visible before we
+                // read its stamps. `node` is live: only the head-lock holder frees nodes.
+                // SAFETY: `node` is the head node or a node after it, all live.
+                let next = unsafe { (*node).next.load(link_load) };
+                if next.is_null() {
+                    break;
+                }
+                node = next;
+            }
+            // Acquire (or SeqCst): pairs with the Release store in `write_at`; item `i`
+            // is visible if its stamp reads `i`. Stamps only grow in a node's life (a
+            // reused node's old stamps are smaller indices), so `i` cannot be stale.
+            // SAFETY: `node` is live and stamped, `offset < SLOTS_PER_NODE`.
+            if unsafe { Node::stamp(node, offset, observe) } != i {
+                break;
+            }
+            n += 1;
+        }
         n
     }
 
@@ -426,7 +564,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
             self.head.node.store(node, orders.own_store);
         }
         // SAFETY: per the contract, slot `offset` of the head node is full and ours.
-        unsafe { Node::take(node, offset) }
+        unsafe { Node::take(node, offset, self.head.stamped) }
     }
 
     /// Number of items: a snapshot that may be stale by the time it is used.
@@ -435,8 +573,17 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         // read first and never overtakes the push index, so the difference is rarely
         // negative; `saturating_sub` covers stale reads.
         let h = self.head.index.load(Ordering::Relaxed);
-        let t = self.tail_index.load(Ordering::Relaxed);
-        t.saturating_sub(h)
+        self.push_index(Ordering::Relaxed).saturating_sub(h)
+    }
+
+    /// The push index as published for `len` and `drop`: the shared one, or with stamps
+    /// the producers' own (which then nobody else polls).
+    fn push_index(&self, order: Ordering) -> usize {
+        if self.tail.stamped {
+            self.tail.index.load(order)
+        } else {
+            self.tail_index.load(order)
+        }
     }
 
     /// Whether the queue looks empty (a snapshot, like [`len`](Self::len)).
@@ -454,18 +601,22 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
 /// Stores the push index on drop (end of a batch, or a panic inside the iterator). Lives
 /// only while the tail lock is held.
 struct Publish<'a> {
-    private: &'a UnsafeCell<usize>,
-    shared: &'a AtomicUsize,
+    own: &'a AtomicUsize,
+    /// The shared push index (`None` with stamps: each slot was published as written).
+    shared: Option<&'a AtomicUsize>,
     at: usize,
     order: Ordering,
 }
 
 impl Drop for Publish<'_> {
     fn drop(&mut self) {
-        // SAFETY: the tail lock, which guards the private index, is held (see above).
-        self.private.with_mut(|i| unsafe { *i = self.at });
-        // Release (or SeqCst): pairs with the Acquire load in `tail_bound`, as in `push`.
-        self.shared.store(self.at, self.order);
+        // Relaxed: as in `push`.
+        self.own.store(self.at, Ordering::Relaxed);
+        if let Some(shared) = self.shared {
+            // Release (or SeqCst): pairs with the Acquire load in `tail_bound`, as in
+            // `push`.
+            shared.store(self.at, self.order);
+        }
     }
 }
 
@@ -474,7 +625,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Drop
 {
     fn drop(&mut self) {
         // Relaxed throughout: `&mut self` means every other access happens-before us.
-        let t = self.tail_index.load(Ordering::Relaxed);
+        let t = self.push_index(Ordering::Relaxed);
         let mut h = self.head.index.load(Ordering::Relaxed);
         if core::mem::needs_drop::<T>() {
             while h != t {
@@ -483,13 +634,13 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Drop
                 h += 1;
             }
         }
-        let mut node = self.head.node.load(Ordering::Relaxed);
+        let mut node = self.head.node.load(self.head.orders.own_load);
         while !node.is_null() {
             // SAFETY: we own the list; every item left in it was dropped above (or needs
             // no drop). The tail node's `next` is null.
             unsafe {
                 let next = (*node).next.load(Ordering::Relaxed);
-                Node::free(node, Self::SLOTS_PER_NODE);
+                Node::free(node, Self::shape(self.options));
                 node = next;
             }
         }

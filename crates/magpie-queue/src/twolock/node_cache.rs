@@ -18,7 +18,7 @@
 
 use core::ptr;
 
-use super::node::Node;
+use super::node::{Node, Shape};
 use super::options::NodeCache as Mode;
 use crate::pad::CachePadded;
 use crate::sync::{AtomicPtr, AtomicUsize, Ordering, UnsafeCell};
@@ -29,7 +29,7 @@ fn counted(limit: usize) -> bool {
     limit != usize::MAX
 }
 
-/// Spare nodes, all with `slots` slots, at most `limit` of them.
+/// Spare nodes, all of one `shape`, at most `limit` of them.
 pub(super) struct NodeCache<T> {
     /// Shared stack: pushed by the giver, emptied at once by the taker.
     top: CachePadded<AtomicPtr<Node<T>>>,
@@ -45,7 +45,7 @@ struct Taker<T> {
     /// Nodes taken out of the cache (not fresh allocations); written only by the taker.
     taken: AtomicUsize,
     limit: usize,
-    slots: usize,
+    shape: Shape,
 }
 
 struct Giver {
@@ -54,13 +54,13 @@ struct Giver {
     /// The giver's last look at `Taker::taken` (never above its current value).
     taken_seen: UnsafeCell<usize>,
     limit: usize,
-    slots: usize,
+    shape: Shape,
 }
 
 impl<T> NodeCache<T> {
-    /// An empty cache for nodes of `slots` slots, pre-filled with
+    /// An empty cache for nodes of `shape`, pre-filled with
     /// `min(prealloc, limit)` fresh nodes.
-    pub(super) fn new(mode: Mode, slots: usize, prealloc: usize) -> Self {
+    pub(super) fn new(mode: Mode, shape: Shape, prealloc: usize) -> Self {
         let limit = mode.limit();
         let cache = NodeCache {
             top: CachePadded(AtomicPtr::new(ptr::null_mut())),
@@ -68,18 +68,18 @@ impl<T> NodeCache<T> {
                 grabbed: UnsafeCell::new(ptr::null_mut()),
                 taken: AtomicUsize::new(0),
                 limit,
-                slots,
+                shape,
             }),
             giver: CachePadded(Giver {
                 given: AtomicUsize::new(0),
                 taken_seen: UnsafeCell::new(0),
                 limit,
-                slots,
+                shape,
             }),
         };
         for _ in 0..prealloc.min(limit) {
             // SAFETY: we are the only thread that can see `cache`; the node is fresh.
-            unsafe { cache.give(Node::alloc(slots)) };
+            unsafe { cache.give(Node::alloc(shape)) };
         }
         cache
     }
@@ -94,7 +94,7 @@ impl<T> NodeCache<T> {
         })
     }
 
-    /// A node with `slots` empty slots and a null `next`: a cached one if any, else a
+    /// A node of the cache's shape with empty slots and a null `next`: a cached one if any, else a
     /// fresh allocation.
     ///
     /// # Safety
@@ -105,7 +105,7 @@ impl<T> NodeCache<T> {
     pub(super) unsafe fn take(&self) -> *mut Node<T> {
         let taker = &*self.taker;
         if taker.limit == 0 {
-            return Node::alloc(taker.slots);
+            return Node::alloc(taker.shape);
         }
         // SAFETY: `grabbed` belongs to the single taker (contract).
         let mut node = taker.grabbed.with(|g| unsafe { *g });
@@ -115,7 +115,7 @@ impl<T> NodeCache<T> {
             // moves out of their slots, happen-before we reuse them.
             node = self.top.swap(ptr::null_mut(), Ordering::Acquire);
             if node.is_null() {
-                return Node::alloc(taker.slots);
+                return Node::alloc(taker.shape);
             }
         }
         // SAFETY: `node` is in our private list: live, and only we access it.
@@ -140,7 +140,7 @@ impl<T> NodeCache<T> {
     ///
     /// Only one thread at a time may call `give` (the pop-lock holder), and consecutive
     /// callers must be ordered by happens-before (the lock provides it). `node` has
-    /// `slots` slots, all empty, and is no longer reachable from the queue.
+    /// the cache's shape with every slot empty, and is no longer reachable from the queue.
     #[inline]
     pub(super) unsafe fn give(&self, node: *mut Node<T>) {
         let giver = &*self.giver;
@@ -157,7 +157,7 @@ impl<T> NodeCache<T> {
                 giver.taken_seen.with_mut(|s| unsafe { *s = seen });
                 if given.saturating_sub(seen) >= giver.limit {
                     // SAFETY: per the contract the node is empty and unreachable.
-                    unsafe { Node::free(node, giver.slots) };
+                    unsafe { Node::free(node, giver.shape) };
                     return;
                 }
             }
@@ -188,7 +188,7 @@ impl<T> Drop for NodeCache<T> {
                 // SAFETY: as above.
                 unsafe {
                     let next = (*node).next.load(Ordering::Relaxed);
-                    Node::free(node, self.taker.slots);
+                    Node::free(node, self.taker.shape);
                     node = next;
                 }
             }
@@ -200,9 +200,13 @@ impl<T> Drop for NodeCache<T> {
 mod tests {
     use super::*;
 
+    fn shape(slots: usize, stamped: bool) -> Shape {
+        Shape { slots, stamped }
+    }
+
     #[test]
     fn bounded_keeps_at_most_limit() {
-        let c = NodeCache::<u64>::new(Mode::Bounded(2), 4, 5);
+        let c = NodeCache::<u64>::new(Mode::Bounded(2), shape(4, false), 5);
         assert_eq!(c.len(), Some(2));
         // SAFETY: single-threaded: we are the only giver and taker.
         unsafe {
@@ -223,7 +227,7 @@ mod tests {
     #[test]
     fn reuse_returns_same_node_with_null_next() {
         for mode in [Mode::Unbounded, Mode::Bounded(1)] {
-            let c = NodeCache::<String>::new(mode, 2, 0);
+            let c = NodeCache::<String>::new(mode, shape(2, true), 0);
             // SAFETY: single-threaded.
             unsafe {
                 let a = c.take();
@@ -249,7 +253,7 @@ mod tests {
 
     #[test]
     fn disabled_allocates_and_frees() {
-        let c = NodeCache::<u8>::new(Mode::Disabled, 8, 16);
+        let c = NodeCache::<u8>::new(Mode::Disabled, shape(8, true), 16);
         assert_eq!(c.len(), Some(0));
         // SAFETY: single-threaded.
         unsafe {

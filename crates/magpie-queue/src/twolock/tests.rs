@@ -7,11 +7,16 @@ use std::sync::Arc as StdArc;
 use std::thread;
 use std::time::Duration;
 
-/// Every run-time option combination.
+/// Every run-time option combination (`cache_push_index` only with the push index,
+/// which is the only publication that reads it).
 fn all_options() -> Vec<Options> {
     let mut v = Vec::new();
     for memory_order in [MemoryOrderMode::SeqCst, MemoryOrderMode::Optimal] {
-        for cache_push_index in [false, true] {
+        for (publication, cache_push_index) in [
+            (Publication::PushIndex, false),
+            (Publication::PushIndex, true),
+            (Publication::SlotStamps, false),
+        ] {
             for node_cache in [
                 NodeCache::Disabled,
                 NodeCache::Bounded(2),
@@ -19,6 +24,7 @@ fn all_options() -> Vec<Options> {
             ] {
                 v.push(Options {
                     memory_order,
+                    publication,
                     cache_push_index,
                     node_cache,
                     prealloc_nodes: 1,
@@ -290,10 +296,11 @@ fn close_wakes_waiters_after_draining() {
 }
 
 /// Small MPMC run under every lock; checks exactly-once and per-producer order.
-fn mpmc<L: PopLock + 'static>() {
+fn mpmc<L: PopLock + 'static>(options: Options) {
     const PRODUCERS: usize = 2;
     let per = if cfg!(miri) { 30 } else { 2_000 };
-    let q: StdArc<TwoLockQueue<(usize, usize), L, 32>> = StdArc::new(TwoLockQueue::new());
+    let q: StdArc<TwoLockQueue<(usize, usize), L, 32>> =
+        StdArc::new(TwoLockQueue::with_options(options));
     let producers: Vec<_> = (0..PRODUCERS)
         .map(|p| {
             let q = StdArc::clone(&q);
@@ -358,22 +365,35 @@ fn mpmc<L: PopLock + 'static>() {
 
 #[test]
 fn mpmc_hybrid() {
-    mpmc::<HybridLock>();
+    mpmc::<HybridLock>(Options::default());
 }
 
 #[test]
 fn mpmc_std() {
-    mpmc::<StdLock>();
+    mpmc::<StdLock>(Options::default());
 }
 
 #[test]
 fn mpmc_tas() {
-    mpmc::<TasLock>();
+    mpmc::<TasLock>(Options::default());
 }
 
 #[test]
 fn mpmc_ticket() {
-    mpmc::<TicketLock>();
+    mpmc::<TicketLock>(Options::default());
+}
+
+#[test]
+fn mpmc_slot_stamps() {
+    let stamps = Options {
+        publication: Publication::SlotStamps,
+        ..Options::default()
+    };
+    mpmc::<HybridLock>(stamps);
+    mpmc::<TasLock>(Options {
+        memory_order: MemoryOrderMode::SeqCst,
+        ..stamps
+    });
 }
 
 #[test]
