@@ -9,6 +9,7 @@
 
 pub mod affinity;
 pub mod csv;
+pub mod order;
 pub mod output;
 pub mod pool;
 pub mod poolexp;

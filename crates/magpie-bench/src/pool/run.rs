@@ -6,8 +6,8 @@
 //! ([`Pools`]) are built once per configuration before anything is timed.
 //!
 //! [`measure`] runs every cell (workload × runtime × threads) once untimed as a warm-up,
-//! then `reps` repetitions interleaved over all cells with a rotating start, so drift on
-//! a noisy machine hits every runtime alike. Before each run the harness sleeps
+//! then `reps` repetitions interleaved over all cells, each in a fresh order
+//! (`crate::order`), so drift on a noisy machine hits every runtime alike. Before each run the harness sleeps
 //! [`Params::settle`](super::Params::settle) so the pool used by the previous cell has
 //! parked its workers and does not compete for the two cores. A run times only the call
 //! into the pool (`install`, or `block_on` for tokio) and returns its answer, which the
@@ -446,9 +446,7 @@ pub fn measure(
             rep + 1,
             cells.len()
         );
-        let offset = rep * cells.len() / reps.max(1);
-        for j in 0..cells.len() {
-            let i = (j + offset) % cells.len();
+        for i in crate::order::for_repetition(cells.len(), rep) {
             let cell = &mut cells[i];
             let wl = &mut workloads[cell.workload];
             thread::sleep(settle);

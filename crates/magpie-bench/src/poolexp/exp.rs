@@ -1,6 +1,6 @@
 //! The measurement plan: one cell per (workers `N`, implementation, `k`, policy), every
-//! cell measured `reps` times with repetitions interleaved over all cells (rotating the
-//! start), so a noisy machine's drift hits every implementation alike.
+//! cell measured `reps` times with repetitions interleaved over all cells (a fresh order
+//! each time, see [`crate::order`]), so a noisy machine's drift hits every implementation alike.
 //!
 //! At `k = 0` no steal is attempted, so the policy cannot matter: each implementation
 //! has one `k = 0` cell (policy "none") instead of one per policy.
@@ -171,9 +171,7 @@ pub fn measure(
             p.reps,
             cells.len()
         );
-        let offset = rep * cells.len() / p.reps.max(1);
-        for j in 0..cells.len() {
-            let c = (j + offset) % cells.len();
+        for c in crate::order::for_repetition(cells.len(), rep) {
             let cell = &cells[c];
             let r = measure_one(cell, p, rep)?;
             let s = Sample {

@@ -2,7 +2,7 @@
 //!
 //! The owner puts until the queue is full, then gets until it is empty, for a fixed
 //! number of rounds; throughput = (puts + gets) / s. Repetitions are interleaved across
-//! implementations (rep 1 of all, then rep 2 of all, ..., with a rotating start) so slow
+//! implementations (rep 1 of all, then rep 2 of all, ..., each in a fresh order: [`crate::order`]) so slow
 //! drift of a noisy machine hits every implementation alike. magpie is compared, by ratio
 //! of medians, with the sequential bound and the peers of the same flavour.
 
@@ -45,10 +45,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     let mut disturbed = 0;
     for rep in 0..p.reps {
         eprintln!("exp1 (owner only): repetition {}/{}", rep + 1, p.reps);
-        // Rotate the starting implementation each repetition so no implementation always
-        // runs first (or right after the same neighbour).
-        for j in 0..impls.len() {
-            let i = (j + rep) % impls.len();
+        for i in crate::order::for_repetition(impls.len(), rep) {
             let imp = &impls[i];
             let (r, tries) = imp.measure(p.cap, p.exp1_rounds, None, &mut retries)?;
             let r = r.owner;

@@ -77,14 +77,14 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         .map(|c| vec![Samples::default(); c.len()])
         .collect();
     let mut unpinned = 0;
-    // Interleaved repetitions with a rotating start, as in experiment 1.
+    // Interleaved repetitions in a fresh order each time (see `crate::order`).
     let pairs: Vec<(usize, usize)> = (0..impls.len())
         .flat_map(|i| (0..configs[i].len()).map(move |k| (i, k)))
         .collect();
     for rep in 0..p.reps {
         eprintln!("exp2 (one thief): repetition {}/{}", rep + 1, p.reps);
-        for j in 0..pairs.len() {
-            let (i, k) = pairs[(j + rep * configs[0].len()) % pairs.len()];
+        for j in crate::order::for_repetition(pairs.len(), rep) {
+            let (i, k) = pairs[j];
             let (imp, cfg) = (&impls[i], &configs[i][k]);
             let (r, tries): (StealRun, usize) =
                 imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;

@@ -95,8 +95,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     ]);
     for rep in 0..p.reps {
         eprintln!("twolock pop_batch: repetition {}/{}", rep + 1, p.reps);
-        for j in 0..cells.len() {
-            let c = (j + rep) % cells.len();
+        for c in crate::order::for_repetition(cells.len(), rep) {
             let (q, pre, m) = cells[c];
             let r = q.run(p.drain_items, m, pre)?;
             samples[c].push(r.items_per_sec());

@@ -78,10 +78,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             p.reps,
             cells.len()
         );
-        // Rotate the start so no cell always runs first or after the same neighbour.
-        let offset = rep * cells.len() / p.reps.max(1);
-        for j in 0..cells.len() {
-            let c = (j + offset) % cells.len();
+        for c in crate::order::for_repetition(cells.len(), rep) {
             let (pk, imp) = cells[c];
             let r = imp.run(pk.0, pk.1, p.items, Some(p.run_cap))?;
             if r.truncated {
