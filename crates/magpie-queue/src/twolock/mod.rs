@@ -262,6 +262,19 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     /// Appends `value`, or gives it back if the queue is [closed](Self::close).
     #[inline]
     pub fn push(&self, value: T) -> Result<(), PushError<T>> {
+        let orders = self.tail.orders;
+        if orders == Orders::DEFAULT {
+            self.push_with(value, Orders::DEFAULT)
+        } else {
+            self.push_with(value, orders)
+        }
+    }
+
+    /// [`push`](Self::push) with the queue's orders passed in: a constant on the default
+    /// path, so its atomics compile to plain instructions instead of a dispatch on the
+    /// ordering (see [`Orders::DEFAULT`]).
+    #[inline(always)]
+    fn push_with(&self, value: T, orders: Orders) -> Result<(), PushError<T>> {
         let guard = self.tail.lock.lock();
         // Relaxed: `closed` is written under the tail lock, which we hold.
         if self.tail.closed.load(Ordering::Relaxed) {
@@ -271,13 +284,13 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         // Relaxed: only tail-lock holders write `tail.index`, and we hold the lock.
         let t = self.tail.index.load(Ordering::Relaxed);
         // SAFETY: we hold the tail lock.
-        unsafe { self.write_at(t, value) };
+        unsafe { self.write_at(t, value, orders) };
         // Relaxed: read under the tail lock, or as a snapshot by `len` (with stamps).
         self.tail.index.store(t + 1, Ordering::Relaxed);
         if !self.tail.stamped {
             // Release (or SeqCst): pairs with the Acquire load in `tail_bound`; the slot
             // write (and any new node link) happen-before a consumer that sees `t + 1`.
-            self.tail_index.store(t + 1, self.tail.orders.publish);
+            self.tail_index.store(t + 1, orders.publish);
         }
         // Relaxed: consumers register under the tail lock; see `blocking.rs`.
         let waiters = self.tail.waiters.load(Ordering::Relaxed);
@@ -315,7 +328,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         };
         for value in items {
             // SAFETY: we hold the tail lock.
-            unsafe { self.write_at(publish.at, value) };
+            unsafe { self.write_at(publish.at, value, self.tail.orders) };
             publish.at += 1;
         }
         let pushed = publish.at - start;
@@ -337,8 +350,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     /// The caller holds the tail lock and `t` is the current push index (or, in a batch,
     /// the next unpublished one).
     #[inline(always)]
-    unsafe fn write_at(&self, t: usize, value: T) {
-        let orders = self.tail.orders;
+    unsafe fn write_at(&self, t: usize, value: T, orders: Orders) {
         let offset = t % Self::SLOTS_PER_NODE;
         let mut node = self.tail.node.load(orders.own_load);
         if offset == 0 {
@@ -373,15 +385,26 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     /// index as this consumer saw it).
     #[inline]
     fn pop_or_tail(&self) -> Result<T, usize> {
+        let orders = self.head.orders;
+        if orders == Orders::DEFAULT {
+            self.pop_or_tail_with(Orders::DEFAULT)
+        } else {
+            self.pop_or_tail_with(orders)
+        }
+    }
+
+    /// [`pop_or_tail`](Self::pop_or_tail) with the orders passed in, as in `push_with`.
+    #[inline(always)]
+    fn pop_or_tail_with(&self, orders: Orders) -> Result<T, usize> {
         let _guard = self.head.lock.lock();
-        let h = self.head.index.load(self.head.orders.own_load);
+        let h = self.head.index.load(orders.own_load);
         // SAFETY: we hold the head lock.
-        if unsafe { self.published(h, 1) } == 0 {
+        if unsafe { self.published(h, 1, orders) } == 0 {
             return Err(h);
         }
         // SAFETY: head lock held and slot `h` is published.
-        let value = unsafe { self.take_at(h) };
-        self.head.index.store(h + 1, self.head.orders.pop_store);
+        let value = unsafe { self.take_at(h, orders) };
+        self.head.index.store(h + 1, orders.pop_store);
         Ok(value)
     }
 
@@ -391,14 +414,25 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         if max == 0 {
             return 0;
         }
+        let orders = self.head.orders;
+        if orders == Orders::DEFAULT {
+            self.pop_batch_with(max, out, Orders::DEFAULT)
+        } else {
+            self.pop_batch_with(max, out, orders)
+        }
+    }
+
+    /// [`pop_batch`](Self::pop_batch) with the orders passed in, as in `push_with`.
+    #[inline(always)]
+    fn pop_batch_with(&self, max: usize, out: &mut Vec<T>, orders: Orders) -> usize {
         let _guard = self.head.lock.lock();
-        let h = self.head.index.load(self.head.orders.own_load);
+        let h = self.head.index.load(orders.own_load);
         // SAFETY: we hold the head lock.
-        let n = unsafe { self.published(h, max) };
+        let n = unsafe { self.published(h, max, orders) };
         out.reserve(n);
         // SAFETY: head lock held, slots `h..h + n` are published, `out` has room for them.
-        unsafe { self.take_run(h, n, out) };
-        self.head.index.store(h + n, self.head.orders.pop_store);
+        unsafe { self.take_run(h, n, out, orders) };
+        self.head.index.store(h + n, orders.pop_store);
         n
     }
 
@@ -411,8 +445,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     /// published to this thread, and `out` has spare capacity for `n` items (so nothing
     /// here can panic half-way).
     #[inline]
-    unsafe fn take_run(&self, h: usize, n: usize, out: &mut Vec<T>) {
-        let orders = self.head.orders;
+    unsafe fn take_run(&self, h: usize, n: usize, out: &mut Vec<T>, orders: Orders) {
         let stamped = self.head.stamped;
         let mut node = self.head.node.load(orders.own_load);
         for i in h..h + n {
@@ -439,13 +472,13 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     ///
     /// The caller holds the head lock and `h` is the current pop index.
     #[inline(always)]
-    unsafe fn published(&self, h: usize, want: usize) -> usize {
+    unsafe fn published(&self, h: usize, want: usize, orders: Orders) -> usize {
         if self.head.stamped {
             // SAFETY: per the contract.
-            unsafe { self.stamped_run(h, want) }
+            unsafe { self.stamped_run(h, want, orders) }
         } else {
             // SAFETY: per the contract.
-            want.min(unsafe { self.tail_bound(h, want) } - h)
+            want.min(unsafe { self.tail_bound(h, want, orders) } - h)
         }
     }
 
@@ -456,33 +489,27 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     ///
     /// The caller holds the head lock, `h` is the current pop index and slots are stamped.
     #[inline(always)]
-    unsafe fn stamped_run(&self, h: usize, want: usize) -> usize {
-        let orders = self.head.orders;
-        // The orders are run-time values, so every atomic access would dispatch on its
-        // order; give the optimal mode a copy of the loop with constant orders.
-        if orders.observe == Ordering::Acquire && orders.link_load == Ordering::Acquire {
+    unsafe fn stamped_run(&self, h: usize, want: usize, orders: Orders) -> usize {
+        // Stamps are not the default, so `orders` is a run-time value here and every
+        // atomic access in the loop would dispatch on its ordering; give the optimal mode
+        // a copy of the loop with constant orders.
+        if orders == Orders::OPTIMAL_STAMPS {
             // SAFETY: per the contract.
-            unsafe { self.stamped_run_with(h, want, Ordering::Acquire, Ordering::Acquire) }
+            unsafe { self.stamped_run_with(h, want, Orders::OPTIMAL_STAMPS) }
         } else {
             // SAFETY: per the contract.
-            unsafe { self.stamped_run_with(h, want, orders.observe, orders.link_load) }
+            unsafe { self.stamped_run_with(h, want, orders) }
         }
     }
 
-    /// [`stamped_run`](Self::stamped_run) with the stamp and link load orders given.
+    /// [`stamped_run`](Self::stamped_run) with the orders passed in.
     ///
     /// # Safety
     ///
-    /// As for `stamped_run`; `observe` and `link_load` are Acquire or stronger.
+    /// As for `stamped_run`.
     #[inline(always)]
-    unsafe fn stamped_run_with(
-        &self,
-        h: usize,
-        want: usize,
-        observe: Ordering,
-        link_load: Ordering,
-    ) -> usize {
-        let mut node = self.head.node.load(self.head.orders.own_load);
+    unsafe fn stamped_run_with(&self, h: usize, want: usize, orders: Orders) -> usize {
+        let mut node = self.head.node.load(orders.own_load);
         let mut n = 0;
         while n < want {
             let i = h + n;
@@ -492,7 +519,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
                 // next node's initialisation (or its last reuse) is visible before we
                 // read its stamps. `node` is live: only the head-lock holder frees nodes.
                 // SAFETY: `node` is the head node or a node after it, all live.
-                let next = unsafe { (*node).next.load(link_load) };
+                let next = unsafe { (*node).next.load(orders.link_load) };
                 if next.is_null() {
                     break;
                 }
@@ -502,7 +529,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
             // is visible if its stamp reads `i`. Stamps only grow in a node's life (a
             // reused node's old stamps are smaller indices), so `i` cannot be stale.
             // SAFETY: `node` is live and stamped, `offset < SLOTS_PER_NODE`.
-            if unsafe { Node::stamp(node, offset, observe) } != i {
+            if unsafe { Node::stamp(node, offset, orders.observe) } != i {
                 break;
             }
             n += 1;
@@ -517,7 +544,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     ///
     /// The caller holds the head lock and `h` is the current pop index.
     #[inline(always)]
-    unsafe fn tail_bound(&self, h: usize, want: usize) -> usize {
+    unsafe fn tail_bound(&self, h: usize, want: usize, orders: Orders) -> usize {
         let head = &*self.head;
         if head.cache_push_index {
             // SAFETY: `cached_tail` is only accessed under the head lock, which we hold.
@@ -529,7 +556,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         }
         // Acquire (or SeqCst): pairs with the Release store of `push`/`push_batch`; makes
         // every slot below `t` (and the node links leading to them) visible.
-        let t = self.tail_index.load(head.orders.observe);
+        let t = self.tail_index.load(orders.observe);
         if head.cache_push_index {
             // SAFETY: as above.
             head.cached_tail.with_mut(|c| unsafe { *c = t });
@@ -545,8 +572,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
     /// The caller holds the head lock (or owns the queue), `h` is the current pop index
     /// and slot `h` is published to this thread.
     #[inline(always)]
-    unsafe fn take_at(&self, h: usize) -> T {
-        let orders = self.head.orders;
+    unsafe fn take_at(&self, h: usize, orders: Orders) -> T {
         let offset = h % Self::SLOTS_PER_NODE;
         let mut node = self.head.node.load(orders.own_load);
         if offset == 0 {
@@ -630,11 +656,11 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Drop
         if core::mem::needs_drop::<T>() {
             while h != t {
                 // SAFETY: we own the queue; slot `h` is full.
-                drop(unsafe { self.take_at(h) });
+                drop(unsafe { self.take_at(h, self.head.orders) });
                 h += 1;
             }
         }
-        let mut node = self.head.node.load(self.head.orders.own_load);
+        let mut node = self.head.node.load(Ordering::Relaxed);
         while !node.is_null() {
             // SAFETY: we own the list; every item left in it was dropped above (or needs
             // no drop). The tail node's `next` is null.

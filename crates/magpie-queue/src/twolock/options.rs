@@ -143,7 +143,12 @@ impl Default for Options {
 }
 
 /// The concrete orderings a [`MemoryOrderMode`] selects, resolved once at construction.
-#[derive(Clone, Copy, Debug)]
+///
+/// They are run-time values, so an atomic access given one compiles to a dispatch on the
+/// ordering. The hot paths therefore compare a queue's orders with [`Orders::DEFAULT`]
+/// once and then run a copy of their body with that constant, whose accesses compile to
+/// plain instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Orders {
     /// A side reading its own index or node pointer (written only under its own lock).
     pub(super) own_load: Ordering,
@@ -165,6 +170,13 @@ pub(super) struct Orders {
 }
 
 impl Orders {
+    /// The orders of [`Options::default()`].
+    pub(super) const DEFAULT: Orders =
+        Orders::new(MemoryOrderMode::Optimal, Publication::PushIndex);
+    /// Optimal orders with [`Publication::SlotStamps`].
+    pub(super) const OPTIMAL_STAMPS: Orders =
+        Orders::new(MemoryOrderMode::Optimal, Publication::SlotStamps);
+
     pub(super) const fn new(mode: MemoryOrderMode, publication: Publication) -> Self {
         let stamps = matches!(publication, Publication::SlotStamps);
         match mode {
@@ -220,5 +232,7 @@ mod tests {
         assert_eq!(Options::UNLIMITED_NODE_CACHE.node_cache.limit(), usize::MAX);
         assert_eq!(NodeCache::Disabled.limit(), 0);
         assert_eq!(Options::default().node_cache, NodeCache::Bounded(16));
+        let d = Options::default();
+        assert_eq!(Orders::new(d.memory_order, d.publication), Orders::DEFAULT);
     }
 }
