@@ -53,7 +53,9 @@
 //! pre-filled drain with `pop_batch` reads twice the memory), and
 //! [`len`](TwoLockQueue::len) then reads the producers' own index, which shares a line
 //! with the tail lock, while the thread pool's idle workers poll `len` and `is_empty`.
-//! In `magpie bench twolock` (row `slot-stamps`) it was within noise of `DEFAULT`.
+//! In `magpie bench twolock` (row `slot-stamps`) it was not faster than `DEFAULT` on this
+//! 2-core machine (`BENCHMARKS.md`); it is there for machines where cross-core line
+//! transfers cost more.
 //!
 //! Deviations from the paper's pseudocode, all behaviour-preserving: push keeps a private
 //! copy of the push index (it writes the shared index but never reads it back); the node
