@@ -34,7 +34,7 @@ pub enum Publication {
     /// never reads a line that only producers write, so a consumer that has caught up with
     /// the producers waits for one cache line per item (the slot's) instead of two (the
     /// push index's and the slot's). Costs 8 bytes per slot; `cache_push_index` has no
-    /// effect. Not in the paper; see the module docs for when it pays.
+    /// effect. Not in the paper; see the module docs for how it measured.
     SlotStamps,
 }
 

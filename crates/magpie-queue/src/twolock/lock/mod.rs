@@ -6,8 +6,9 @@
 //! the test-and-set lock instead, measured faster: see the
 //! [queue's module docs](super)). Four implementations:
 //! [`StdLock`] (parking), [`TasLock`] (test-and-set), [`TicketLock`] (fair ticket) and
-//! [`HybridLock`] (spin, then yield, then park). The spinlocks back off and then `yield_now`, so they
-//! degrade gracefully rather than collapse when threads outnumber cores.
+//! [`HybridLock`] (spin, then yield, then park). The spinlocks back off and then
+//! `yield_now`, so they degrade gracefully rather than collapse when threads outnumber
+//! cores.
 
 mod backoff;
 mod hybrid;
