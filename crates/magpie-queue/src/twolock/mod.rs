@@ -453,13 +453,8 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         for i in h..h + n {
             let offset = i % Self::SLOTS_PER_NODE;
             if offset == 0 {
-                // SAFETY: as in `take_at`: item `i` is published, so the link is set, and
-                // the node we leave is fully consumed and unreachable to producers.
-                unsafe {
-                    let next = (*node).next.load(orders.own_load);
-                    self.spares.give(node);
-                    node = next;
-                }
+                // SAFETY: item `i` is published and starts the node after `node`.
+                node = unsafe { self.leave_node(node, orders) };
             }
             // SAFETY: slot `offset` of `node` is full and ours; `out` has room.
             out.push(unsafe { Node::take(node, offset, stamped) });
@@ -578,21 +573,34 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         let offset = h % Self::SLOTS_PER_NODE;
         let mut node = self.head.node.load(orders.own_load);
         if offset == 0 {
-            // SAFETY: item `h` is published, so the producer linked the node holding it
-            // before publishing; the current head node is fully consumed and unreachable
-            // to the producer, whose tail node is at least the next one.
-            unsafe {
-                let next = (*node).next.load(orders.own_load);
-                if cfg!(any(loom, debug_assertions)) {
-                    assert!(!next.is_null(), "published item in an unlinked node");
-                }
-                self.spares.give(node);
-                node = next;
-            }
+            // SAFETY: item `h` is published and starts the node after the head node.
+            node = unsafe { self.leave_node(node, orders) };
             self.head.node.store(node, orders.own_store);
         }
         // SAFETY: per the contract, slot `offset` of the head node is full and ours.
         unsafe { Node::take(node, offset, self.head.stamped) }
+    }
+
+    /// Steps from the consumed node `node` to the next one, handing `node` to the node
+    /// cache; returns the next node.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the head lock (or owns the queue), every slot of `node` has been
+    /// taken, and an item published to this thread lies in the next node. The producer
+    /// linked that node before publishing the item, so the link is set, and `node` is
+    /// unreachable to producers, whose tail node is at least the next one.
+    #[inline(always)]
+    unsafe fn leave_node(&self, node: *mut Node<T>, orders: Orders) -> *mut Node<T> {
+        // SAFETY: per the contract `node` is live, consumed and ours to recycle.
+        unsafe {
+            let next = (*node).next.load(orders.own_load);
+            if cfg!(any(loom, debug_assertions)) {
+                assert!(!next.is_null(), "published item in an unlinked node");
+            }
+            self.spares.give(node);
+            next
+        }
     }
 
     /// Number of items: a snapshot that may be stale by the time it is used.
