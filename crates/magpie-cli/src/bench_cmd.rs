@@ -36,8 +36,9 @@ enum BenchCommand {
     /// Throughput of N u64 items with P producers and K consumers (P in {1,2,4}, K in {1,2}):
     /// every paper configuration (memory orders, cached push index, node size, node cache,
     /// pop lock, final combinations) and magpie's default, against Mutex<VecDeque>, crossbeam
-    /// SegQueue, crossbeam-deque Injector and crossbeam ArrayQueue. Plus pop_batch(32) vs
-    /// 32 x try_pop for one consumer.
+    /// SegQueue, crossbeam-deque Injector and crossbeam ArrayQueue. Then each side alone
+    /// (push-only, pop-only; 1 and 2 threads), and pop_batch(32) vs 32 x try_pop for one
+    /// consumer.
     Twolock(TwolockArgs),
     /// Fork-join and spawn: magpie vs rayon (and tokio) in the same run, 2 threads
     ///

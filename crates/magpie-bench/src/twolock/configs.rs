@@ -7,7 +7,7 @@ use magpie_queue::twolock::{
     HybridLock, Options, PopLock, Publication, StdLock, TasLock, TicketLock, TwoLockQueue,
 };
 
-use super::peers::{Bounded, Inject, MutexDeque, Seg};
+use super::peers::{Bounded, Inject, MpmcQueue, MutexDeque, Seg};
 use super::run::{self, Run};
 use crate::BenchError;
 
@@ -76,6 +76,9 @@ pub enum Impl {
     PushHybrid,
     /// `DEFAULT` with per-slot publication stamps instead of the push index.
     SlotStamps,
+    /// `DEFAULT` with the test-and-set pop lock instead of the hybrid one: a faster pop
+    /// (its unlock is a plain store), to show what the pop-lock choice is worth.
+    DefaultPopTas,
     /// `Mutex<VecDeque<u64>>`.
     MutexDeque,
     /// crossbeam-queue `SegQueue`.
@@ -88,7 +91,7 @@ pub enum Impl {
 
 impl Impl {
     /// Every implementation, in table order.
-    pub const ALL: [Impl; 19] = [
+    pub const ALL: [Impl; 20] = [
         Impl::PaperDefault,
         Impl::OptimalOrder,
         Impl::CachePushIndex,
@@ -104,6 +107,7 @@ impl Impl {
         Impl::Default,
         Impl::PushHybrid,
         Impl::SlotStamps,
+        Impl::DefaultPopTas,
         Impl::MutexDeque,
         Impl::SegQueue,
         Impl::Injector,
@@ -144,6 +148,7 @@ impl Impl {
             Impl::Default => "DEFAULT",
             Impl::PushHybrid => "push-hybrid",
             Impl::SlotStamps => "slot-stamps",
+            Impl::DefaultPopTas => "default-pop-tas",
             Impl::MutexDeque => "Mutex<VecDeque>",
             Impl::SegQueue => "SegQueue",
             Impl::Injector => "Injector",
@@ -181,6 +186,7 @@ impl Impl {
             }
             Impl::PushHybrid => "DEFAULT with push=hybrid (the paper's push-lock advice)",
             Impl::SlotStamps => "DEFAULT with Publication::SlotStamps (per-slot stamps)",
+            Impl::DefaultPopTas => "DEFAULT with pop=TAS (unlock is a store, not a swap)",
             Impl::MutexDeque => "std::sync::Mutex<VecDeque<u64>>",
             Impl::SegQueue => "crossbeam_queue::SegQueue<u64>",
             Impl::Injector => "crossbeam_deque::Injector<u64>, steal() retried on Retry",
@@ -202,7 +208,8 @@ impl Impl {
             | Impl::FinalTicket
             | Impl::Default
             | Impl::PushHybrid
-            | Impl::SlotStamps => Group::Final,
+            | Impl::SlotStamps
+            | Impl::DefaultPopTas => Group::Final,
             Impl::MutexDeque | Impl::SegQueue | Impl::Injector | Impl::ArrayQueue => Group::Peer,
         }
     }
@@ -214,71 +221,90 @@ impl Impl {
 
     /// One verified run of `n` items with `p` producers and `k` consumers.
     pub fn run(self, p: usize, k: usize, n: u64, cap: Option<Duration>) -> Result<Run, BenchError> {
-        let label = self.name();
-        let tl = |o| tl_with::<StdLock, 128, StdLock>(o, p, k, n, cap, label);
+        self.drive(Throughput {
+            producers: p,
+            consumers: k,
+            items: n,
+            cap,
+            label: self.name(),
+        })
+    }
+
+    /// Builds this implementation's queue and hands its constructor to `driver`, which
+    /// runs one measured loop on it (one match over the implementations for every
+    /// experiment).
+    pub fn drive<D: Driver>(self, driver: D) -> Result<Run, BenchError> {
+        let d = driver;
         let cpi = Options::CACHE_PUSH_INDEX;
         match self {
-            Impl::PaperDefault => tl(Options::DEFAULT_CONFIG),
-            Impl::OptimalOrder => tl(Options::OPTIMAL_MEMORY_ORDER),
-            Impl::CachePushIndex => tl(cpi),
-            Impl::Node64 => tl_with::<StdLock, 64, StdLock>(cpi, p, k, n, cap, label),
-            Impl::Node1024 => tl_with::<StdLock, 1024, StdLock>(cpi, p, k, n, cap, label),
-            Impl::LimitedCache => tl(Options::LIMITED_NODE_CACHE),
-            Impl::UnlimitedCache => tl(Options::UNLIMITED_NODE_CACHE),
-            Impl::PopTas => tl_with::<TasLock, 128, StdLock>(cpi, p, k, n, cap, label),
-            Impl::PopTicket => tl_with::<TicketLock, 128, StdLock>(cpi, p, k, n, cap, label),
-            Impl::PopHybrid => tl_with::<HybridLock, 128, StdLock>(cpi, p, k, n, cap, label),
-            Impl::FinalTas => {
-                tl_with::<TasLock, 128, StdLock>(Options::UNLIMITED_NODE_CACHE, p, k, n, cap, label)
-            }
-            Impl::FinalTicket => tl_with::<TicketLock, 128, StdLock>(
+            Impl::PaperDefault => d.go(std_locks(Options::DEFAULT_CONFIG)),
+            Impl::OptimalOrder => d.go(std_locks(Options::OPTIMAL_MEMORY_ORDER)),
+            Impl::CachePushIndex => d.go(std_locks(cpi)),
+            Impl::Node64 => d.go(tl::<StdLock, 64, StdLock>(cpi)),
+            Impl::Node1024 => d.go(tl::<StdLock, 1024, StdLock>(cpi)),
+            Impl::LimitedCache => d.go(std_locks(Options::LIMITED_NODE_CACHE)),
+            Impl::UnlimitedCache => d.go(std_locks(Options::UNLIMITED_NODE_CACHE)),
+            Impl::PopTas => d.go(tl::<TasLock, 128, StdLock>(cpi)),
+            Impl::PopTicket => d.go(tl::<TicketLock, 128, StdLock>(cpi)),
+            Impl::PopHybrid => d.go(tl::<HybridLock, 128, StdLock>(cpi)),
+            Impl::FinalTas => d.go(tl::<TasLock, 128, StdLock>(Options::UNLIMITED_NODE_CACHE)),
+            Impl::FinalTicket => d.go(tl::<TicketLock, 128, StdLock>(
                 Options::UNLIMITED_NODE_CACHE,
-                p,
-                k,
-                n,
-                cap,
-                label,
-            ),
-            Impl::Default => run::throughput(TwoLockQueue::<u64>::new, p, k, n, cap, label),
-            Impl::PushHybrid => {
-                tl_with::<HybridLock, 128, HybridLock>(Options::default(), p, k, n, cap, label)
-            }
-            Impl::SlotStamps => tl_with::<HybridLock, 128, TasLock>(
-                Options {
-                    publication: Publication::SlotStamps,
-                    ..Options::default()
-                },
-                p,
-                k,
-                n,
-                cap,
-                label,
-            ),
-            Impl::MutexDeque => run::throughput(MutexDeque::new, p, k, n, cap, label),
-            Impl::SegQueue => run::throughput(Seg::new, p, k, n, cap, label),
-            Impl::Injector => run::throughput(Inject::new, p, k, n, cap, label),
-            Impl::ArrayQueue => run::throughput(Bounded::new, p, k, n, cap, label),
+            )),
+            Impl::Default => d.go(TwoLockQueue::<u64>::new),
+            Impl::PushHybrid => d.go(tl::<HybridLock, 128, HybridLock>(Options::default())),
+            Impl::SlotStamps => d.go(tl::<HybridLock, 128, TasLock>(Options {
+                publication: Publication::SlotStamps,
+                ..Options::default()
+            })),
+            Impl::DefaultPopTas => d.go(tl::<TasLock, 128, TasLock>(Options::default())),
+            Impl::MutexDeque => d.go(MutexDeque::new),
+            Impl::SegQueue => d.go(Seg::new),
+            Impl::Injector => d.go(Inject::new),
+            Impl::ArrayQueue => d.go(Bounded::new),
         }
     }
 }
 
-/// A run of the two-lock queue with pop lock `L`, `NB`-byte nodes, push lock `P`.
-fn tl_with<L: PopLock, const NB: usize, P: PopLock>(
-    options: Options,
-    p: usize,
-    k: usize,
-    n: u64,
+/// One measured loop, generic over the queue type: [`Impl::drive`] calls [`Driver::go`]
+/// with the constructor of the implementation's queue.
+pub trait Driver {
+    /// Runs the loop on a queue built by `make`.
+    fn go<Q: MpmcQueue, F: FnOnce() -> Q>(self, make: F) -> Result<Run, BenchError>;
+}
+
+/// The throughput loop ([`run::throughput`]) as a [`Driver`].
+struct Throughput<'a> {
+    producers: usize,
+    consumers: usize,
+    items: u64,
     cap: Option<Duration>,
-    label: &str,
-) -> Result<Run, BenchError> {
-    run::throughput(
-        || TwoLockQueue::<u64, L, NB, P>::with_options(options),
-        p,
-        k,
-        n,
-        cap,
-        label,
-    )
+    label: &'a str,
+}
+
+impl Driver for Throughput<'_> {
+    fn go<Q: MpmcQueue, F: FnOnce() -> Q>(self, make: F) -> Result<Run, BenchError> {
+        run::throughput(
+            make,
+            self.producers,
+            self.consumers,
+            self.items,
+            self.cap,
+            self.label,
+        )
+    }
+}
+
+/// Constructor of a two-lock queue with pop lock `L`, `NB`-byte nodes, push lock `P`.
+fn tl<L: PopLock, const NB: usize, P: PopLock>(
+    options: Options,
+) -> impl FnOnce() -> TwoLockQueue<u64, L, NB, P> {
+    move || TwoLockQueue::with_options(options)
+}
+
+/// Constructor of a two-lock queue with `std` locks on both sides and 128-byte nodes.
+fn std_locks(options: Options) -> impl FnOnce() -> TwoLockQueue<u64, StdLock, 128, StdLock> {
+    tl(options)
 }
 
 #[cfg(test)]

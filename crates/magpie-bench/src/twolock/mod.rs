@@ -5,6 +5,8 @@
 //! * [`throughput`]: `N` 8-byte items, `P ∈ {1, 2, 4}`, `K ∈ {1, 2}`; every paper
 //!   configuration ([`configs::Impl`]) plus peers (`Mutex<VecDeque>`, crossbeam
 //!   `SegQueue`, crossbeam-deque `Injector`, crossbeam `ArrayQueue`) in the same run.
+//! * [`sides`]: push-only and pop-only runs with one or two threads, for the default and
+//!   the lock-free peers: each side's cost alone and under contention (no target).
 //! * [`batch`]: one consumer drains `N` items with `pop_batch(32)` vs 32 × `try_pop`.
 //!
 //! All implementations run the same monomorphised loops ([`mod@run`]); repetitions are
@@ -14,6 +16,7 @@ pub mod batch;
 pub mod configs;
 pub mod peers;
 pub mod run;
+pub mod sides;
 pub mod throughput;
 
 use std::fmt::Write as _;
@@ -27,7 +30,7 @@ use crate::{affinity, output, BenchError, Outcome, RunOptions};
 pub struct Params {
     /// Items per throughput run.
     pub items: u64,
-    /// Items per drain run (pop_batch experiment).
+    /// Items per drain run (pop_batch experiment) and per one-side run.
     pub drain_items: u64,
     /// Repetitions per configuration.
     pub reps: usize,
@@ -67,7 +70,7 @@ impl Params {
     }
 }
 
-/// Runs both experiments, prints tables and writes CSV + SVG + report.txt.
+/// Runs the three experiments, prints tables and writes CSV + SVG + report.txt.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     if opts.reps == Some(0) {
         return Err(BenchError::Invalid("--reps must be at least 1".into()));
@@ -79,7 +82,11 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     println!("{env}");
     let mut report = env;
     let mut outcome = Outcome::default();
-    for r in [throughput::run(&params, &dir)?, batch::run(&params, &dir)?] {
+    for r in [
+        throughput::run(&params, &dir)?,
+        sides::run(&params, &dir)?,
+        batch::run(&params, &dir)?,
+    ] {
         print!("{}", r.text);
         report.push_str(&r.text);
         outcome.files.extend(r.files);

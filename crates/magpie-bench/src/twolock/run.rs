@@ -3,6 +3,9 @@
 //! * [`throughput`]: `P` producers push the values `1..=N` (each its own contiguous
 //!   share) while `K` consumers `try_pop` until they have together consumed `N` items
 //!   (paper III: the time for `N` tasks of zero cost to pass through the queue).
+//! * [`one_side`]: only producers (pushing into an empty queue) or only consumers
+//!   (popping a pre-filled one), one or two of them: the cost of each side alone and of
+//!   two threads contending for it.
 //! * [`drain`]: one consumer takes `N` items out of a two-lock queue with
 //!   `pop_batch(32)` or with 32 × `try_pop` (pre-filled, or while one producer streams).
 //!
@@ -443,6 +446,120 @@ fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
     })
 }
 
+/// Which side of the queue a [`one_side`] run exercises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Producers push into an empty queue; nobody pops.
+    Push,
+    /// Consumers pop a pre-filled queue until it is empty; nobody pushes.
+    Pop,
+}
+
+/// One verified run with only one side of the queue busy: `threads` producers push their
+/// shares of `1..=n` into an empty queue ([`Side::Push`]; an untimed drain afterwards
+/// verifies them), or `threads` consumers `try_pop` a queue pre-filled (untimed) with
+/// `1..=n` until it is empty ([`Side::Pop`]). Timed from the start signal to the last
+/// thread's last operation. With two threads, every operation contends with the other
+/// thread of the same side, which the mixed throughput runs cannot isolate.
+pub fn one_side<Q: MpmcQueue, F: FnOnce() -> Q>(
+    make: F,
+    side: Side,
+    threads: usize,
+    n: u64,
+    label: &str,
+) -> Result<Run, BenchError> {
+    if threads == 0 || n == 0 {
+        return Err(BenchError::Invalid(format!(
+            "{label}: need threads and items > 0"
+        )));
+    }
+    let what = format!("{label} ({side:?} side, {threads} thread(s))");
+    let q = make();
+    if side == Side::Pop {
+        for v in 1..=n {
+            if q.try_push(v).is_err() {
+                return Err(BenchError::Invalid(format!(
+                    "{what}: a bounded queue cannot hold {n} items"
+                )));
+            }
+        }
+    }
+    let ready = Padded(AtomicUsize::new(0));
+    let go = Padded(AtomicBool::new(false));
+    let full = Padded(AtomicBool::new(false));
+    let (q, ready, go, full) = (&q, &ready.0, &go.0, &full.0);
+    let (start, ends) = thread::scope(|s| -> Result<_, BenchError> {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (lo, hi) = share(n, threads, t);
+                s.spawn(move || {
+                    ready.fetch_add(1, Ordering::AcqRel);
+                    wait_go(go);
+                    let mut taken = Taken::default();
+                    match side {
+                        Side::Push => {
+                            for v in lo..hi {
+                                if q.try_push(black_box(v)).is_err() {
+                                    full.store(true, Ordering::Relaxed);
+                                    break;
+                                }
+                            }
+                        }
+                        Side::Pop => {
+                            while let Some(v) = q.try_pop() {
+                                taken.add(black_box(v));
+                            }
+                        }
+                    }
+                    (Instant::now(), taken)
+                })
+            })
+            .collect();
+        wait_ready(ready, threads);
+        let start = Instant::now();
+        go.store(true, Ordering::Release);
+        let mut ends = Vec::with_capacity(threads);
+        for h in handles {
+            ends.push(join(h, "worker")?);
+        }
+        Ok((start, ends))
+    })
+    .map_err(|e| match e {
+        BenchError::Worker(m) => BenchError::Worker(format!("{what}: {m}")),
+        other => other,
+    })?;
+    if full.load(Ordering::Relaxed) {
+        return Err(BenchError::Invalid(format!(
+            "{what}: a bounded queue cannot hold {n} items"
+        )));
+    }
+    let mut total = Taken::default();
+    let mut end = start;
+    for (e, t) in &ends {
+        end = end.max(*e);
+        total.merge(*t);
+    }
+    // Untimed: pushed items are drained here; after a pop run nothing may be left.
+    let mut rest = Taken::default();
+    while let Some(v) = q.try_pop() {
+        rest.add(v);
+    }
+    if side == Side::Pop && rest.count != 0 {
+        return Err(BenchError::Worker(format!(
+            "{what}: {} item(s) left after the consumers found the queue empty — ITEMS LOST",
+            rest.count
+        )));
+    }
+    total.merge(rest);
+    total.verify(&[(1, n + 1)], &what)?;
+    Ok(Run {
+        items: n,
+        truncated: false,
+        secs: (end - start).as_secs_f64(),
+        empty_polls: 0,
+    })
+}
+
 /// A stop flag that is never raised (the drain experiment is not time-capped).
 static NEVER: AtomicBool = AtomicBool::new(false);
 
@@ -717,6 +834,26 @@ mod tests {
         .unwrap();
         assert!(!r.truncated);
         assert_eq!(r.items, 10_000);
+    }
+
+    #[test]
+    fn one_side_runs_verify() {
+        for side in [Side::Push, Side::Pop] {
+            for threads in [1, 2] {
+                let r = one_side(TwoLockQueue::<u64>::new, side, threads, 20_000, "tl").unwrap();
+                assert_eq!(r.items, 20_000);
+                one_side(MutexDeque::new, side, threads, 5_000, "mutex").unwrap();
+            }
+        }
+        // A bounded queue that cannot hold N is an error, not a hang.
+        for side in [Side::Push, Side::Pop] {
+            let err = one_side(Bounded::new, side, 1, 1_000_000, "bounded").unwrap_err();
+            assert!(err.to_string().contains("cannot hold"), "{err}");
+        }
+        let err = one_side(|| Lossy(MutexDeque::new()), Side::Push, 2, 5_000, "lossy")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("ITEMS LOST"), "{err}");
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Throughput of `N` 8-byte items through the queue with `P` producers and `K` consumers
 //! (paper III/V), for every paper configuration and the peers, in one run.
 //!
-//! By default the full matrix (all 18 implementations × 6 points) runs: about a minute
-//! and a half at 2M items × 7 reps on 2 cores. With [`Params::full_matrix`] off, only
+//! By default the full matrix (all 20 implementations × 6 points) runs: about two and a
+//! half minutes at 2M items × 7 reps on 2 cores. With [`Params::full_matrix`] off, only
 //! `P=1,K=1` and `P=2,K=2` run everything and the other points (`P ∈ {1, 2, 4}`,
 //! `K ∈ {1, 2}`) run the reduced set [`Impl::REDUCED`] (magpie's default, the final
 //! combinations, their optimal-order base, the peers). Repetitions are interleaved over

@@ -31,7 +31,11 @@
 //!   lock holder stalls spinners. The rough run in `stress_twolock.rs` (`measure_configs`,
 //!   ignored; 2 cores, noisy) showed the ticket lock collapsing at 4×4 threads (~0.2 vs
 //!   ~9 M items/s for the hybrid); the hybrid lock spins first (spinlock speed for the
-//!   short pop critical section), then yields, and parks only when that fails.
+//!   short pop critical section), then yields, and parks only when that fails. Its
+//!   unlock must be a `swap`, which makes two contending consumers about half as fast as
+//!   with the test-and-set lock (`magpie bench twolock`, one-side tables); but with the
+//!   faster lock the consumers catch up with the producers and chase them item by item,
+//!   and the mixed producer/consumer runs lose a third or more (row `default-pop-tas`).
 //! * Push: the paper advises a hybrid lock because push may call the allocator. Measured
 //!   here (`magpie bench twolock`, rows `DEFAULT` and `push-hybrid`), the hybrid lock's
 //!   unlock is the push's main cost: it must be an atomic `swap` (to learn whether a

@@ -1,0 +1,200 @@
+//! One side at a time: push-only and pop-only throughput with one or two threads.
+//!
+//! The throughput matrix mixes everything: with 4 threads on 2 cores the scheduler
+//! decides, moment by moment, whether two producers, two consumers, or one of each run
+//! together. This experiment measures those phases separately, for magpie's default,
+//! the default with a test-and-set pop lock, and the lock-free peers: a side alone
+//! (1 thread: the uncontended cost of an operation) and two threads of the same side
+//! (every operation contends for the side's lock, or its CAS in the peers). It has no
+//! target; it explains where the two-lock queue gains and loses against `SegQueue`.
+
+use std::path::Path;
+
+use super::configs::{Driver, Impl};
+use super::peers::MpmcQueue;
+use super::run::{one_side, Run, Side};
+use super::Params;
+use crate::csv::Csv;
+use crate::queue::ExpResult;
+use crate::stats::{ratio_of_medians, Summary};
+use crate::svg::{Bar, BarChart, BarSeries};
+use crate::table::{si, Table};
+use crate::{output, BenchError};
+
+/// The queues compared (bounded peers cannot hold `N` items, so `ArrayQueue` is absent).
+pub const IMPLS: [Impl; 5] = [
+    Impl::Default,
+    Impl::DefaultPopTas,
+    Impl::SegQueue,
+    Impl::Injector,
+    Impl::MutexDeque,
+];
+
+/// The phases: side and thread count.
+pub const PHASES: [(Side, usize); 4] = [
+    (Side::Push, 1),
+    (Side::Push, 2),
+    (Side::Pop, 1),
+    (Side::Pop, 2),
+];
+
+fn phase_name((side, threads): (Side, usize)) -> String {
+    let what = match side {
+        Side::Push => "push",
+        Side::Pop => "pop",
+    };
+    format!("{what} x{threads}")
+}
+
+/// [`one_side`] as a [`Driver`].
+struct OneSide<'a> {
+    side: Side,
+    threads: usize,
+    items: u64,
+    label: &'a str,
+}
+
+impl Driver for OneSide<'_> {
+    fn go<Q: MpmcQueue, F: FnOnce() -> Q>(self, make: F) -> Result<Run, BenchError> {
+        one_side(make, self.side, self.threads, self.items, self.label)
+    }
+}
+
+/// Runs the experiment; writes `sides_runs.csv`, `sides_summary.csv` and `sides.svg`.
+pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+    let cells: Vec<((Side, usize), Impl)> = PHASES
+        .iter()
+        .flat_map(|&ph| IMPLS.iter().map(move |&i| (ph, i)))
+        .collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
+    let mut runs = Csv::new(&[
+        "experiment",
+        "impl",
+        "side",
+        "threads",
+        "rep",
+        "items",
+        "seconds",
+        "items_per_sec",
+    ]);
+    for rep in 0..p.reps {
+        eprintln!("twolock sides: repetition {}/{}", rep + 1, p.reps);
+        for c in crate::order::for_repetition(cells.len(), rep) {
+            let ((side, threads), imp) = cells[c];
+            let r = imp.drive(OneSide {
+                side,
+                threads,
+                items: p.drain_items,
+                label: imp.name(),
+            })?;
+            samples[c].push(r.items_per_sec());
+            runs.row(&[
+                "sides".to_string(),
+                imp.name().to_string(),
+                format!("{side:?}").to_lowercase(),
+                threads.to_string(),
+                (rep + 1).to_string(),
+                r.items.to_string(),
+                format!("{:.6}", r.secs),
+                format!("{:.0}", r.items_per_sec()),
+            ]);
+        }
+    }
+    let sums: Vec<Summary> = Summary::of_each(&samples)?;
+    let find =
+        |ph: (Side, usize), imp: Impl| cells.iter().position(|&c| c == (ph, imp)).map(|i| sums[i]);
+    let x_seg = |ph, imp| match (find(ph, imp), find(ph, Impl::SegQueue)) {
+        (Some(a), Some(b)) => ratio_of_medians(&a, &b),
+        _ => None,
+    };
+    let mut summary = Csv::new(&[
+        "impl",
+        "side",
+        "threads",
+        "reps",
+        "median_items_per_sec",
+        "min",
+        "max",
+        "q1",
+        "q3",
+        "spread_pct",
+        "x_segqueue",
+    ]);
+    let mut table = Table::new(
+        &[
+            "phase",
+            "impl",
+            "median items/s",
+            "min",
+            "max",
+            "spread %",
+            "x SegQueue",
+        ],
+        2,
+    );
+    for (&((side, threads), imp), s) in cells.iter().zip(&sums) {
+        let x = x_seg((side, threads), imp).map_or(String::new(), |v| format!("{v:.2}"));
+        summary.row(&[
+            imp.name().to_string(),
+            format!("{side:?}").to_lowercase(),
+            threads.to_string(),
+            s.n.to_string(),
+            format!("{:.0}", s.median),
+            format!("{:.0}", s.min),
+            format!("{:.0}", s.max),
+            format!("{:.0}", s.q1),
+            format!("{:.0}", s.q3),
+            format!("{:.1}", s.spread_pct()),
+            x.clone(),
+        ]);
+        table.row(&[
+            phase_name((side, threads)),
+            imp.name().to_string(),
+            si(s.median),
+            si(s.min),
+            si(s.max),
+            format!("{:.1}", s.spread_pct()),
+            x,
+        ]);
+    }
+    let chart = BarChart {
+        title: format!(
+            "One side at a time: push-only / pop-only, N = {}, median of {}",
+            si(p.drain_items as f64),
+            p.reps
+        ),
+        y_label: "items / s (bars = min..max)".into(),
+        x_label: "phase (side x threads)".into(),
+        categories: PHASES.iter().map(|&ph| phase_name(ph)).collect(),
+        series: IMPLS
+            .iter()
+            .map(|&imp| BarSeries {
+                name: imp.name().to_string(),
+                bars: PHASES
+                    .iter()
+                    .map(|&ph| find(ph, imp).map(Bar::from))
+                    .collect(),
+            })
+            .collect(),
+    };
+    let files = vec![
+        output::write_file(dir, "sides_runs.csv", &runs.render())?,
+        output::write_file(dir, "sides_summary.csv", &summary.render())?,
+        output::write_file(dir, "sides.svg", &chart.render())?,
+    ];
+    let mut text = format!(
+        "\n== one side at a time: push-only / pop-only, N = {} u64 items, {} reps; items/s ==\n",
+        p.drain_items, p.reps
+    );
+    text.push_str(&table.render());
+    text.push_str(
+        "push xT: T producers push N items into an empty queue (nobody pops); pop xT: T consumers try_pop a \
+         pre-filled queue until it is empty (nobody pushes). x2 = every operation contends with the other \
+         thread of its side. Informational (no target): the mixed P,K runs above are made of these phases.\n",
+    );
+    Ok(ExpResult {
+        text,
+        files,
+        targets: Vec::new(),
+    })
+}
