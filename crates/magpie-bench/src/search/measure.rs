@@ -248,7 +248,8 @@ pub fn for_workload(coordination: Coordination, spawn_depth: usize) -> Coordinat
 }
 
 /// Every workload under every coordination in every pool: a warm-up round, then
-/// `reps` rounds that interleave the coordinations and pools.
+/// `reps` rounds that interleave the coordinations and pools, each round in a fresh
+/// seeded order ([`crate::order`]) so no cell always runs after the same neighbour.
 fn grid(
     experiment: &'static str,
     workloads: &[Workload],
@@ -257,14 +258,22 @@ fn grid(
     reps: usize,
 ) -> Result<Vec<Sample>, BenchError> {
     let mut runner = Runner::new(workloads, experiment);
+    let cells: Vec<(Coordination, usize)> = coordinations
+        .iter()
+        .flat_map(|&(_, c)| (0..pools.len()).map(move |p| (c, p)))
+        .collect();
     for (w, workload) in workloads.iter().enumerate() {
         let spawn_depth = workload.spawn_depth();
         for rep in std::iter::once(None).chain((0..reps).map(Some)) {
-            for &(_, coordination) in coordinations {
+            let order = match rep {
+                None => (0..cells.len()).collect(),
+                Some(r) => crate::order::for_repetition(cells.len(), r),
+            };
+            for c in order {
+                let (coordination, p) = cells[c];
                 let coordination = for_workload(coordination, spawn_depth);
-                for (p, name) in pools {
-                    runner.skeleton(w, coordination, Some((p, name)), rep)?;
-                }
+                let (pool, name) = &pools[p];
+                runner.skeleton(w, coordination, Some((pool, name)), rep)?;
             }
         }
     }

@@ -230,11 +230,10 @@ impl Impl {
         })
     }
 
-    /// Builds this implementation's queue and hands its constructor to `driver`, which
-    /// runs one measured loop on it (one match over the implementations for every
+    /// Hands the constructor of this implementation's queue to the driver `d`, which runs
+    /// one measured loop on it (one match over the implementations serves every
     /// experiment).
-    pub fn drive<D: Driver>(self, driver: D) -> Result<Run, BenchError> {
-        let d = driver;
+    pub fn drive<D: Driver>(self, d: D) -> Result<Run, BenchError> {
         let cpi = Options::CACHE_PUSH_INDEX;
         match self {
             Impl::PaperDefault => d.go(std_locks(Options::DEFAULT_CONFIG)),
