@@ -25,6 +25,24 @@ pub fn for_repetition(cells: usize, rep: usize) -> Vec<usize> {
     order
 }
 
+/// Runs `reps` repetitions over `cells` cells, each repetition in the order
+/// [`for_repetition`] gives, with one progress line per repetition on stderr; `run(rep,
+/// cell)` measures one cell (`rep` counts from 0). Stops at the first error.
+pub fn interleave<E>(
+    what: &str,
+    cells: usize,
+    reps: usize,
+    mut run: impl FnMut(usize, usize) -> Result<(), E>,
+) -> Result<(), E> {
+    for rep in 0..reps {
+        eprintln!("{what}: repetition {}/{reps} ({cells} cells)", rep + 1);
+        for cell in for_repetition(cells, rep) {
+            run(rep, cell)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +65,26 @@ mod tests {
         let (p0, p1) = (pred(&a), pred(&for_repetition(20, 1)));
         assert!(p0.iter().zip(&p1).filter(|(x, y)| x == y).count() < 10);
         assert!(for_repetition(0, 3).is_empty());
+    }
+
+    #[test]
+    fn interleave_runs_every_cell_once_per_repetition() {
+        let mut seen = vec![vec![0; 5]; 3];
+        interleave::<()>("test", 5, 3, |rep, cell| {
+            seen[rep][cell] += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert!(seen.iter().flatten().all(|&n| n == 1));
+        let mut calls = 0;
+        let err = interleave("test", 5, 3, |_, _| {
+            calls += 1;
+            if calls == 2 {
+                Err("stop")
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!((err, calls), (Err("stop"), 2));
     }
 }

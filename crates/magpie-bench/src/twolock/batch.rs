@@ -93,24 +93,22 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "seconds",
         "items_per_sec",
     ]);
-    for rep in 0..p.reps {
-        eprintln!("twolock pop_batch: repetition {}/{}", rep + 1, p.reps);
-        for c in crate::order::for_repetition(cells.len(), rep) {
-            let (q, pre, m) = cells[c];
-            let r = q.run(p.drain_items, m, pre)?;
-            samples[c].push(r.items_per_sec());
-            runs.row(&[
-                "pop_batch".to_string(),
-                q.name().to_string(),
-                feed_name(pre).to_string(),
-                mode_name(m),
-                (rep + 1).to_string(),
-                r.items.to_string(),
-                format!("{:.6}", r.secs),
-                format!("{:.0}", r.items_per_sec()),
-            ]);
-        }
-    }
+    crate::order::interleave("twolock pop_batch", cells.len(), p.reps, |rep, c| {
+        let (q, pre, m) = cells[c];
+        let r = q.run(p.drain_items, m, pre)?;
+        samples[c].push(r.items_per_sec());
+        runs.row(&[
+            "pop_batch".to_string(),
+            q.name().to_string(),
+            feed_name(pre).to_string(),
+            mode_name(m),
+            (rep + 1).to_string(),
+            r.items.to_string(),
+            format!("{:.6}", r.secs),
+            format!("{:.0}", r.items_per_sec()),
+        ]);
+        Ok(())
+    })?;
     let sums: Vec<Summary> = Summary::of_each(&samples)?;
     let find = |q: Queue, pre: bool, m: DrainMode| {
         cells
@@ -157,19 +155,15 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         } else {
             String::new()
         };
-        summary.row(&[
+        let mut row = vec![
             q.name().to_string(),
             feed_name(pre).to_string(),
             mode_name(m),
             s.n.to_string(),
-            format!("{:.0}", s.median),
-            format!("{:.0}", s.min),
-            format!("{:.0}", s.max),
-            format!("{:.0}", s.q1),
-            format!("{:.0}", s.q3),
-            format!("{:.1}", s.spread_pct()),
-            x.clone(),
-        ]);
+        ];
+        row.extend(s.csv_fields(0));
+        row.push(x.clone());
+        summary.row(&row);
         table.row(&[
             q.name().to_string(),
             feed_name(pre).to_string(),

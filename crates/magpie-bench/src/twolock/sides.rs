@@ -77,29 +77,27 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "seconds",
         "items_per_sec",
     ]);
-    for rep in 0..p.reps {
-        eprintln!("twolock sides: repetition {}/{}", rep + 1, p.reps);
-        for c in crate::order::for_repetition(cells.len(), rep) {
-            let ((side, threads), imp) = cells[c];
-            let r = imp.drive(OneSide {
-                side,
-                threads,
-                items: p.drain_items,
-                label: imp.name(),
-            })?;
-            samples[c].push(r.items_per_sec());
-            runs.row(&[
-                "sides".to_string(),
-                imp.name().to_string(),
-                format!("{side:?}").to_lowercase(),
-                threads.to_string(),
-                (rep + 1).to_string(),
-                r.items.to_string(),
-                format!("{:.6}", r.secs),
-                format!("{:.0}", r.items_per_sec()),
-            ]);
-        }
-    }
+    crate::order::interleave("twolock sides", cells.len(), p.reps, |rep, c| {
+        let ((side, threads), imp) = cells[c];
+        let r = imp.drive(OneSide {
+            side,
+            threads,
+            items: p.drain_items,
+            label: imp.name(),
+        })?;
+        samples[c].push(r.items_per_sec());
+        runs.row(&[
+            "sides".to_string(),
+            imp.name().to_string(),
+            format!("{side:?}").to_lowercase(),
+            threads.to_string(),
+            (rep + 1).to_string(),
+            r.items.to_string(),
+            format!("{:.6}", r.secs),
+            format!("{:.0}", r.items_per_sec()),
+        ]);
+        Ok(())
+    })?;
     let sums: Vec<Summary> = Summary::of_each(&samples)?;
     let find =
         |ph: (Side, usize), imp: Impl| cells.iter().position(|&c| c == (ph, imp)).map(|i| sums[i]);
@@ -134,19 +132,15 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     );
     for (&((side, threads), imp), s) in cells.iter().zip(&sums) {
         let x = x_seg((side, threads), imp).map_or(String::new(), |v| format!("{v:.2}"));
-        summary.row(&[
+        let mut row = vec![
             imp.name().to_string(),
             format!("{side:?}").to_lowercase(),
             threads.to_string(),
             s.n.to_string(),
-            format!("{:.0}", s.median),
-            format!("{:.0}", s.min),
-            format!("{:.0}", s.max),
-            format!("{:.0}", s.q1),
-            format!("{:.0}", s.q3),
-            format!("{:.1}", s.spread_pct()),
-            x.clone(),
-        ]);
+        ];
+        row.extend(s.csv_fields(0));
+        row.push(x.clone());
+        summary.row(&row);
         table.row(&[
             phase_name((side, threads)),
             imp.name().to_string(),

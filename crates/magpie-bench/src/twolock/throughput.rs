@@ -71,39 +71,32 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "empty_polls",
     ]);
     let oversub = |(pp, k): (usize, usize)| pp + k > p.cores;
-    for rep in 0..p.reps {
-        eprintln!(
-            "twolock throughput: repetition {}/{} ({} cells)",
-            rep + 1,
-            p.reps,
-            cells.len()
-        );
-        for c in crate::order::for_repetition(cells.len(), rep) {
-            let (pk, imp) = cells[c];
-            let r = imp.run(pk.0, pk.1, p.items, Some(p.run_cap))?;
-            if r.truncated {
-                truncated[c] += 1;
-            }
-            samples[c].push(r.items_per_sec());
-            empties[c].push(r.empty_per_1k());
-            runs.row(&[
-                "throughput".to_string(),
-                imp.name().to_string(),
-                imp.group().name().to_string(),
-                imp.describe().to_string(),
-                pk.0.to_string(),
-                pk.1.to_string(),
-                p.cores.to_string(),
-                oversub(pk).to_string(),
-                (rep + 1).to_string(),
-                r.items.to_string(),
-                r.truncated.to_string(),
-                format!("{:.6}", r.secs),
-                format!("{:.0}", r.items_per_sec()),
-                r.empty_polls.to_string(),
-            ]);
+    crate::order::interleave("twolock throughput", cells.len(), p.reps, |rep, c| {
+        let (pk, imp) = cells[c];
+        let r = imp.run(pk.0, pk.1, p.items, Some(p.run_cap))?;
+        if r.truncated {
+            truncated[c] += 1;
         }
-    }
+        samples[c].push(r.items_per_sec());
+        empties[c].push(r.empty_per_1k());
+        runs.row(&[
+            "throughput".to_string(),
+            imp.name().to_string(),
+            imp.group().name().to_string(),
+            imp.describe().to_string(),
+            pk.0.to_string(),
+            pk.1.to_string(),
+            p.cores.to_string(),
+            oversub(pk).to_string(),
+            (rep + 1).to_string(),
+            r.items.to_string(),
+            r.truncated.to_string(),
+            format!("{:.6}", r.secs),
+            format!("{:.0}", r.items_per_sec()),
+            r.empty_polls.to_string(),
+        ]);
+        Ok(())
+    })?;
     let sums: Vec<Summary> = Summary::of_each(&samples)?;
     let find = |pk: (usize, usize), imp: Impl| {
         cells
@@ -199,7 +192,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                     xm.unwrap_or(0.0)
                 ));
             }
-            summary.row(&[
+            let mut row = vec![
                 imp.name().to_string(),
                 imp.group().name().to_string(),
                 imp.describe().to_string(),
@@ -207,17 +200,10 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 pk.1.to_string(),
                 oversub(pk).to_string(),
                 s.n.to_string(),
-                format!("{:.0}", s.median),
-                format!("{:.0}", s.min),
-                format!("{:.0}", s.max),
-                format!("{:.0}", s.q1),
-                format!("{:.0}", s.q3),
-                format!("{:.1}", s.spread_pct()),
-                f2(xm),
-                f2(xs),
-                cut.to_string(),
-                format!("{empty:.2}"),
-            ]);
+            ];
+            row.extend(s.csv_fields(0));
+            row.extend([f2(xm), f2(xs), cut.to_string(), format!("{empty:.2}")]);
+            summary.row(&row);
             let mut note = Vec::new();
             if low {
                 note.push(format!("< {OVERSUB_FLOOR}x Mutex"));
