@@ -175,6 +175,14 @@ impl Run {
     }
 }
 
+/// Prefixes a worker thread's error with the run it belongs to (other errors pass).
+fn name_worker_error(e: BenchError, what: &str) -> BenchError {
+    match e {
+        BenchError::Worker(m) => BenchError::Worker(format!("{what}: {m}")),
+        other => other,
+    }
+}
+
 /// Producer `p` of `producers` pushes its contiguous share of `1..=n`.
 fn share(n: u64, producers: usize, p: usize) -> (u64, u64) {
     let lo = n * p as u64 / producers as u64;
@@ -396,10 +404,7 @@ fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
             None => Ok((start, pushed, results)),
         }
     })
-    .map_err(|e| match e {
-        BenchError::Worker(m) => BenchError::Worker(format!("{label}: {m}")),
-        other => other,
-    })?;
+    .map_err(|e| name_worker_error(e, label))?;
     let mut total = Taken::default();
     let mut end = start;
     for (t, e) in &results {
@@ -524,10 +529,7 @@ pub fn one_side<Q: MpmcQueue, F: FnOnce() -> Q>(
         }
         Ok((start, ends))
     })
-    .map_err(|e| match e {
-        BenchError::Worker(m) => BenchError::Worker(format!("{what}: {m}")),
-        other => other,
-    })?;
+    .map_err(|e| name_worker_error(e, &what))?;
     if full.load(Ordering::Relaxed) {
         return Err(BenchError::Invalid(format!(
             "{what}: a bounded queue cannot hold {n} items"
@@ -685,10 +687,7 @@ pub fn drain<
         // drain alone; streaming: while the producer pushes).
         Ok((consumer_secs, taken))
     })
-    .map_err(|e| match e {
-        BenchError::Worker(m) => BenchError::Worker(format!("{label}: {m}")),
-        other => other,
-    })?;
+    .map_err(|e| name_worker_error(e, label))?;
     if abort.load(Ordering::Relaxed) {
         return Err(BenchError::Worker(format!(
             "{label}: drain aborted after no progress for {}s: consumed {} of {n} items — \
