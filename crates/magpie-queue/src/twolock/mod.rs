@@ -32,10 +32,10 @@
 //!   ignored; 2 cores, noisy) showed the ticket lock collapsing at 4×4 threads (~0.2 vs
 //!   ~9 M items/s for the hybrid); the hybrid lock spins first (spinlock speed for the
 //!   short pop critical section), then yields, and parks only when that fails. Its
-//!   unlock must be a `swap`, which makes two contending consumers about half as fast as
-//!   with the test-and-set lock (`magpie bench twolock`, one-side tables); but with the
-//!   faster lock the consumers catch up with the producers and chase them item by item,
-//!   and the mixed producer/consumer runs lose a third or more (row `default-pop-tas`).
+//!   unlock must be a `swap` (to see parked threads), which costs a consumer alone a
+//!   little against the test-and-set lock's plain store; but with the test-and-set lock
+//!   the consumers catch up with the producers and chase them item by item, and the
+//!   mixed producer/consumer runs lose a third or more (row `default-pop-tas`).
 //! * Push: the paper advises a hybrid lock because push may call the allocator. Measured
 //!   here (`magpie bench twolock`, rows `DEFAULT` and `push-hybrid`), the hybrid lock's
 //!   unlock is the push's main cost: it must be an atomic `swap` (to learn whether a
@@ -43,10 +43,16 @@
 //!   consumers just read. The test-and-set lock unlocks with a plain Release store, so the
 //!   producer runs ahead of the consumers and they drain a backlog instead of chasing it
 //!   item by item: `DEFAULT` was 1.4–4.1× `push-hybrid` at 1×1 and 2×2 threads in the runs
-//!   recorded in `BENCHMARKS.md`. Its waiters spin briefly and then `yield_now` on every
-//!   step, so it does not collapse when producers outnumber cores (the benchmark's
-//!   oversubscribed points check this), and a push that calls the allocator (node cache
-//!   empty) only makes them yield a little longer.
+//!   recorded in `BENCHMARKS.md`. Its waiters spin (up to about 200 µs) and then
+//!   `yield_now` on every step, so it does not collapse when producers outnumber cores
+//!   (the benchmark's oversubscribed points check this), and a push that calls the
+//!   allocator (node cache empty) only makes them yield a little longer.
+//! * Both locks sit on their own cache lines, apart from the state they guard, and their
+//!   waiters space their reads of the lock word (`lock/backoff.rs`): a waiter that reads
+//!   it every few nanoseconds pulls the line from the holder, which then stalls in its
+//!   own critical section. Together these took two producers from 0.74–0.79× to
+//!   1.36–1.40× `SegQueue`'s rate and two consumers from 0.45–0.51× to 1.10–1.12×
+//!   (one-side tables in `BENCHMARKS.md`).
 //!
 //! Benchmarks can pick any lock for either side.
 //!
@@ -146,7 +152,10 @@ pub struct TwoLockQueue<
 
 /// Consumer side: everything here except `index` is touched only under `lock`.
 struct Head<T, L> {
-    lock: L,
+    /// On its own line: waiters read the lock word while the holder works, and a line
+    /// shared with `node`/`index` would be pulled away from the holder in its critical
+    /// section (two contending consumers moved 10–30 % more items with it apart).
+    lock: CachePadded<L>,
     node: AtomicPtr<Node<T>>,
     /// The pop index: the next slot to take (atomic only so `len` can read it).
     index: AtomicUsize,
@@ -160,7 +169,8 @@ struct Head<T, L> {
 
 /// Producer side: `node` and `index` are touched only under `lock`.
 struct Tail<T, P> {
-    lock: P,
+    /// On its own line, for the reason given at `Head::lock`.
+    lock: CachePadded<P>,
     node: AtomicPtr<Node<T>>,
     /// Producers' own copy of the push index, written only under `lock`: push writes the
     /// shared `tail_index` but never reads it, so it does not pull that line back from
@@ -228,7 +238,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         let first = Node::alloc(shape);
         TwoLockQueue {
             head: CachePadded(Head {
-                lock: L::new(),
+                lock: CachePadded(L::new()),
                 node: AtomicPtr::new(first),
                 index: AtomicUsize::new(1),
                 cached_tail: UnsafeCell::new(1),
@@ -237,7 +247,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
                 stamped: shape.stamped,
             }),
             tail: CachePadded(Tail {
-                lock: P::new(),
+                lock: CachePadded(P::new()),
                 node: AtomicPtr::new(first),
                 index: AtomicUsize::new(1),
                 closed: AtomicBool::new(false),

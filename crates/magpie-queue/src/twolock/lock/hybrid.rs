@@ -11,8 +11,8 @@ const LOCKED: u32 = 1;
 /// Held, and a thread may be parked on the condvar: unlock must wake one.
 const CONTENDED: u32 = 2;
 
-/// Contended lockers wait this many [`Backoff`] steps (7 spinning rounds of 1, 2, 4, …
-/// 64 spin hints, then one `yield_now` per step) before parking.
+/// Contended lockers wait this many [`Backoff::spaced`] steps (7 spinning rounds of 64,
+/// 128, … 4096 spin hints, then one `yield_now` per step) before parking.
 const WAIT_STEPS: u32 = 7 + 16;
 
 /// A three-state lock (unlocked / locked / contended, as in Drepper's futex mutex) that
@@ -74,8 +74,9 @@ impl HybridLock {
     #[cold]
     fn lock_contended(&self) {
         // Spin-then-yield phase, only while nobody is parked (a parked thread means long
-        // waits). Each step re-reads the state, so a waiter notices a release at once.
-        let mut backoff = Backoff::new();
+        // waits). Each step re-reads the state once; the steps are spaced so that the
+        // holder keeps the lock's line between them (`Backoff::spaced`).
+        let mut backoff = Backoff::spaced();
         for _ in 0..WAIT_STEPS {
             match self.state.load(Ordering::Relaxed) {
                 // Acquire: pairs with the Release swap in `HybridGuard::drop`.

@@ -37,7 +37,7 @@ unsafe impl PopLock for TasLock {
 
     #[inline]
     fn lock(&self) -> TasGuard<'_> {
-        let mut backoff = Backoff::new();
+        let mut backoff = Backoff::spaced();
         loop {
             // Acquire: pairs with the Release store in `TasGuard::drop`, so the previous
             // holder's critical section happens-before ours. A CAS rather than `swap`: a

@@ -40,7 +40,7 @@ unsafe impl PopLock for TicketLock {
     fn lock(&self) -> TicketGuard<'_> {
         // Relaxed: drawing a ticket only needs uniqueness; ordering comes from `serving`.
         let ticket = self.next.fetch_add(1, Ordering::Relaxed);
-        let mut backoff = Backoff::new();
+        let mut backoff = Backoff::prompt();
         // Acquire: pairs with the Release store in `TicketGuard::drop` that serves our
         // ticket, so the previous holder's critical section happens-before ours.
         while self.serving.load(Ordering::Acquire) != ticket {
