@@ -4,6 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::csv::Csv;
 use crate::BenchError;
 
 /// Creates `dir` (and parents) and checks that files can be written into it.
@@ -36,6 +37,20 @@ pub fn write_file(dir: &Path, name: &str, contents: &str) -> Result<PathBuf, Ben
     Ok(path)
 }
 
+/// Writes an experiment's two tables, one row per run and one per cell, as
+/// `dir/{stem}_runs.csv` and `dir/{stem}_summary.csv`; returns both paths.
+pub fn write_tables(
+    dir: &Path,
+    stem: &str,
+    runs: &Csv,
+    summary: &Csv,
+) -> Result<Vec<PathBuf>, BenchError> {
+    Ok(vec![
+        write_file(dir, &format!("{stem}_runs.csv"), &runs.render())?,
+        write_file(dir, &format!("{stem}_summary.csv"), &summary.render())?,
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,5 +63,22 @@ mod tests {
         let err = prepare_dir(&file.join("sub")).unwrap_err();
         assert!(err.to_string().contains("cannot create output directory"));
         fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn write_tables_names_both_files_after_the_stem() {
+        let dir = std::env::temp_dir().join(format!("magpie-tables-test-{}", std::process::id()));
+        prepare_dir(&dir).unwrap();
+        let mut runs = Csv::new(&["rep", "secs"]);
+        runs.row(&["1", "0.5"]);
+        let summary = Csv::new(&["median"]);
+        let files = write_tables(&dir, "exp", &runs, &summary).unwrap();
+        assert_eq!(
+            files,
+            [dir.join("exp_runs.csv"), dir.join("exp_summary.csv")]
+        );
+        assert_eq!(fs::read_to_string(&files[0]).unwrap(), runs.render());
+        assert_eq!(fs::read_to_string(&files[1]).unwrap(), summary.render());
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

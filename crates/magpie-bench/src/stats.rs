@@ -62,6 +62,12 @@ impl Summary {
         }
     }
 
+    /// Names of the [`csv_fields`](Self::csv_fields) columns; `median` names the first
+    /// one with its unit (e.g. `median_items_per_sec`).
+    pub fn csv_columns(median: &str) -> [&str; 6] {
+        [median, "min", "max", "q1", "q3", "spread_pct"]
+    }
+
     /// `median, min, max, q1, q3` with `decimals` decimals, then the spread in percent
     /// with one: the summary columns of the benchmarks' CSV files.
     pub fn csv_fields(&self, decimals: usize) -> [String; 6] {
@@ -74,6 +80,49 @@ impl Summary {
             f(self.q3),
             format!("{:.1}", self.spread_pct()),
         ]
+    }
+}
+
+/// The summaries of an experiment's cells, looked up by each cell's key (for example
+/// `(producers, consumers)` and an implementation).
+#[derive(Clone, Debug)]
+pub struct CellSummaries<K> {
+    keys: Vec<K>,
+    sums: Vec<Summary>,
+}
+
+impl<K: Copy + PartialEq> CellSummaries<K> {
+    /// Summarises `samples[i]` as cell `keys[i]`; an error if a cell has no valid sample.
+    pub fn new(keys: &[K], samples: &[Vec<f64>]) -> Result<Self, crate::BenchError> {
+        if keys.len() != samples.len() {
+            return Err(crate::BenchError::Invalid(format!(
+                "{} cells but {} sample sets",
+                keys.len(),
+                samples.len()
+            )));
+        }
+        Ok(CellSummaries {
+            keys: keys.to_vec(),
+            sums: Summary::of_each(samples)?,
+        })
+    }
+
+    /// The summary of cell `key`, if the experiment has that cell.
+    pub fn get(&self, key: K) -> Option<Summary> {
+        self.keys
+            .iter()
+            .position(|&k| k == key)
+            .map(|i| self.sums[i])
+    }
+
+    /// `median(a) / median(b)`, if both cells exist and `b`'s median is not 0.
+    pub fn ratio(&self, a: K, b: K) -> Option<f64> {
+        ratio_of_medians(&self.get(a)?, &self.get(b)?)
+    }
+
+    /// Every cell with its summary, in the order of the keys.
+    pub fn iter(&self) -> impl Iterator<Item = (K, &Summary)> {
+        self.keys.iter().copied().zip(&self.sums)
     }
 }
 
@@ -137,5 +186,31 @@ mod tests {
         assert_eq!(ratio_of_medians(&a, &b), Some(5.0));
         let z = Summary::of(&[0.0]).unwrap();
         assert_eq!(ratio_of_medians(&a, &z), None);
+    }
+
+    #[test]
+    fn cell_summaries_look_up_by_key() {
+        let keys = [(1, 'a'), (1, 'b'), (2, 'a')];
+        let samples = vec![vec![4.0, 6.0, 5.0], vec![2.0], vec![0.0, 0.0]];
+        let cells = CellSummaries::new(&keys, &samples).unwrap();
+        assert_eq!(cells.get((1, 'b')).map(|s| s.median), Some(2.0));
+        assert_eq!(cells.get((2, 'b')), None);
+        assert_eq!(cells.ratio((1, 'a'), (1, 'b')), Some(2.5));
+        assert_eq!(cells.ratio((1, 'a'), (2, 'a')), None); // zero median
+        assert_eq!(cells.ratio((1, 'a'), (3, 'z')), None); // no such cell
+        let order: Vec<_> = cells.iter().map(|(k, _)| k).collect();
+        assert_eq!(order, keys);
+        assert!(CellSummaries::new(&keys, &samples[..2]).is_err());
+        assert!(CellSummaries::new(&keys[..1], &[vec![]]).is_err());
+    }
+
+    #[test]
+    fn csv_columns_match_csv_fields() {
+        let s = Summary::of(&[1.0]).unwrap();
+        assert_eq!(
+            Summary::csv_columns("median_ms").len(),
+            s.csv_fields(0).len()
+        );
+        assert_eq!(Summary::csv_columns("median_ms")[0], "median_ms");
     }
 }

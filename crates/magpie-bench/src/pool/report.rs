@@ -381,18 +381,13 @@ fn speedup_chart(lk: &Lookup<'_>) -> BarChart {
 fn idle_report(m: &Measured<'_>) -> Result<(String, Csv, Csv, BarChart), BenchError> {
     let span = format!("{:.3}", m.idle_span.as_secs_f64());
     let mut runs = Csv::new(&["runtime", "threads", "rep", "idle_secs", "cpu_pct_of_core"]);
-    let mut summary = Csv::new(&[
-        "runtime",
-        "threads",
-        "reps",
-        "idle_secs",
-        "median_cpu_pct",
-        "min",
-        "max",
-        "q1",
-        "q3",
-        "spread_pct",
-    ]);
+    let mut summary = Csv::new(
+        &[
+            &["runtime", "threads", "reps", "idle_secs"][..],
+            &Summary::csv_columns("median_cpu_pct"),
+        ]
+        .concat(),
+    );
     let mut t = Table::new(&["runtime", "median % core", "min", "max"], 1);
     let mut bars = Vec::new();
     for (rt, samples) in m.idle {

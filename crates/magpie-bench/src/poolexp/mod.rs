@@ -108,10 +108,7 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     print!("{}", r.text);
     report_text.push_str(&r.text);
     let mut outcome = Outcome {
-        files: vec![
-            output::write_file(&dir, "poolexp_runs.csv", &csv.render())?,
-            output::write_file(&dir, "poolexp_summary.csv", &r.summary.render())?,
-        ],
+        files: output::write_tables(&dir, "poolexp", &csv, &r.summary)?,
         targets: r.targets,
     };
     for (name, svg) in r.charts {

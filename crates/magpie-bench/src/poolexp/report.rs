@@ -278,22 +278,22 @@ fn table(r: &Results, n: usize, flavour: Flavour, pols: &[&'static str]) -> Stri
 }
 
 fn summary_csv() -> Csv {
-    cell_csv(&[
-        "reps",
-        "median_ops_per_sec",
-        "min",
-        "max",
-        "q1",
-        "q3",
-        "spread_pct",
-        "median_items_per_sec",
-        "median_stolen_pct",
-        "median_steal_success_pct",
-        "median_ns_per_steal_attempt",
-        "min_cpu_share",
-        "magpie_x_crossbeam",
-        "magpie_x_st3",
-    ])
+    cell_csv(
+        &[
+            &["reps"][..],
+            &Summary::csv_columns("median_ops_per_sec"),
+            &[
+                "median_items_per_sec",
+                "median_stolen_pct",
+                "median_steal_success_pct",
+                "median_ns_per_steal_attempt",
+                "min_cpu_share",
+                "magpie_x_crossbeam",
+                "magpie_x_st3",
+            ],
+        ]
+        .concat(),
+    )
 }
 
 fn summary_row(csv: &mut Csv, r: &Results, p: &Params, c: &Cell) {

@@ -86,20 +86,14 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             .map(|k| sums[k])
     };
 
-    let mut summary = Csv::new(&[
-        "impl",
-        "family",
-        "flavour",
-        "reps",
-        "median_ops_per_sec",
-        "min",
-        "max",
-        "q1",
-        "q3",
-        "spread_pct",
-        "ratio_vs_sequential",
-        "magpie_over_this",
-    ]);
+    let mut summary = Csv::new(
+        &[
+            &["impl", "family", "flavour", "reps"][..],
+            &Summary::csv_columns("median_ops_per_sec"),
+            &["ratio_vs_sequential", "magpie_over_this"],
+        ]
+        .concat(),
+    );
     let mut table = Table::new(
         &[
             "impl",
@@ -199,11 +193,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             .collect(),
     };
 
-    let files = vec![
-        output::write_file(dir, "exp1_owner_runs.csv", &runs.render())?,
-        output::write_file(dir, "exp1_owner_summary.csv", &summary.render())?,
-        output::write_file(dir, "exp1_owner.svg", &chart.render())?,
-    ];
+    let mut files = output::write_tables(dir, "exp1_owner", &runs, &summary)?;
+    files.push(output::write_file(dir, "exp1_owner.svg", &chart.render())?);
 
     let mut text = format!(
         "\n== Experiment 1 (§6.2.1): owner only, C = {}, {} rounds/run, {} reps; (puts+gets)/s ==\n",

@@ -278,11 +278,12 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         }
     }
 
-    let mut files = vec![
-        output::write_file(dir, "exp2_thief_runs.csv", &runs.render())?,
-        output::write_file(dir, "exp2_thief_summary.csv", &summary.render())?,
-        output::write_file(dir, "exp2_thief_calibration.csv", &calib_csv.render())?,
-    ];
+    let mut files = output::write_tables(dir, "exp2_thief", &runs, &summary)?;
+    files.push(output::write_file(
+        dir,
+        "exp2_thief_calibration.csv",
+        &calib_csv.render(),
+    )?);
     for fl in Flavour::ALL {
         let chart = LineChart {
             title: format!(

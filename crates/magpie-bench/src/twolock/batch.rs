@@ -11,7 +11,7 @@ use super::run::{drain, DrainMode, Run, BATCH};
 use super::Params;
 use crate::csv::Csv;
 use crate::queue::{render_targets, ExpResult};
-use crate::stats::{ratio_of_medians, Summary};
+use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
 use crate::{output, BenchError, TargetCheck};
@@ -109,33 +109,18 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         ]);
         Ok(())
     })?;
-    let sums: Vec<Summary> = Summary::of_each(&samples)?;
-    let find = |q: Queue, pre: bool, m: DrainMode| {
-        cells
-            .iter()
-            .position(|&c| c == (q, pre, m))
-            .map(|i| sums[i])
-    };
-    let speedup = |q: Queue, pre: bool| match (
-        find(q, pre, DrainMode::Batch),
-        find(q, pre, DrainMode::Single),
-    ) {
-        (Some(b), Some(s)) => ratio_of_medians(&b, &s),
-        _ => None,
-    };
-    let mut summary = Csv::new(&[
-        "queue",
-        "feed",
-        "mode",
-        "reps",
-        "median_items_per_sec",
-        "min",
-        "max",
-        "q1",
-        "q3",
-        "spread_pct",
-        "batch_over_single",
-    ]);
+    let sums = CellSummaries::new(&cells, &samples)?;
+    let find = |q: Queue, pre: bool, m: DrainMode| sums.get((q, pre, m));
+    let speedup =
+        |q: Queue, pre: bool| sums.ratio((q, pre, DrainMode::Batch), (q, pre, DrainMode::Single));
+    let mut summary = Csv::new(
+        &[
+            &["queue", "feed", "mode", "reps"][..],
+            &Summary::csv_columns("median_items_per_sec"),
+            &["batch_over_single"],
+        ]
+        .concat(),
+    );
     let mut table = Table::new(
         &[
             "queue",
@@ -149,7 +134,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         ],
         3,
     );
-    for (&(q, pre, m), s) in cells.iter().zip(&sums) {
+    for ((q, pre, m), s) in sums.iter() {
         let x = if m == DrainMode::Batch {
             speedup(q, pre).map_or(String::new(), |v| format!("{v:.2}"))
         } else {
@@ -203,11 +188,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             })
             .collect(),
     };
-    let files = vec![
-        output::write_file(dir, "pop_batch_runs.csv", &runs.render())?,
-        output::write_file(dir, "pop_batch_summary.csv", &summary.render())?,
-        output::write_file(dir, "pop_batch.svg", &chart.render())?,
-    ];
+    let mut files = output::write_tables(dir, "pop_batch", &runs, &summary)?;
+    files.push(output::write_file(dir, "pop_batch.svg", &chart.render())?);
     let mut text = format!(
         "\n== pop_batch({BATCH}) vs {BATCH} x try_pop: one consumer, N = {} items, {} reps; items/s ==\n",
         p.drain_items, p.reps

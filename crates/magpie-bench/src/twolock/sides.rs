@@ -16,7 +16,7 @@ use super::run::{one_side, Run, Side};
 use super::Params;
 use crate::csv::Csv;
 use crate::queue::ExpResult;
-use crate::stats::{ratio_of_medians, Summary};
+use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
 use crate::{output, BenchError};
@@ -98,26 +98,16 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         ]);
         Ok(())
     })?;
-    let sums: Vec<Summary> = Summary::of_each(&samples)?;
-    let find =
-        |ph: (Side, usize), imp: Impl| cells.iter().position(|&c| c == (ph, imp)).map(|i| sums[i]);
-    let x_seg = |ph, imp| match (find(ph, imp), find(ph, Impl::SegQueue)) {
-        (Some(a), Some(b)) => ratio_of_medians(&a, &b),
-        _ => None,
-    };
-    let mut summary = Csv::new(&[
-        "impl",
-        "side",
-        "threads",
-        "reps",
-        "median_items_per_sec",
-        "min",
-        "max",
-        "q1",
-        "q3",
-        "spread_pct",
-        "x_segqueue",
-    ]);
+    let sums = CellSummaries::new(&cells, &samples)?;
+    let x_seg = |ph, imp| sums.ratio((ph, imp), (ph, Impl::SegQueue));
+    let mut summary = Csv::new(
+        &[
+            &["impl", "side", "threads", "reps"][..],
+            &Summary::csv_columns("median_items_per_sec"),
+            &["x_segqueue"],
+        ]
+        .concat(),
+    );
     let mut table = Table::new(
         &[
             "phase",
@@ -130,7 +120,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         ],
         2,
     );
-    for (&((side, threads), imp), s) in cells.iter().zip(&sums) {
+    for (((side, threads), imp), s) in sums.iter() {
         let x = x_seg((side, threads), imp).map_or(String::new(), |v| format!("{v:.2}"));
         let mut row = vec![
             imp.name().to_string(),
@@ -166,16 +156,13 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 name: imp.name().to_string(),
                 bars: PHASES
                     .iter()
-                    .map(|&ph| find(ph, imp).map(Bar::from))
+                    .map(|&ph| sums.get((ph, imp)).map(Bar::from))
                     .collect(),
             })
             .collect(),
     };
-    let files = vec![
-        output::write_file(dir, "sides_runs.csv", &runs.render())?,
-        output::write_file(dir, "sides_summary.csv", &summary.render())?,
-        output::write_file(dir, "sides.svg", &chart.render())?,
-    ];
+    let mut files = output::write_tables(dir, "sides", &runs, &summary)?;
+    files.push(output::write_file(dir, "sides.svg", &chart.render())?);
     let mut text = format!(
         "\n== one side at a time: push-only / pop-only, N = {} u64 items, {} reps; items/s ==\n",
         p.drain_items, p.reps

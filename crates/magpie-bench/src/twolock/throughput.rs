@@ -14,7 +14,7 @@ use super::configs::Impl;
 use super::Params;
 use crate::csv::Csv;
 use crate::queue::{render_targets, ExpResult};
-use crate::stats::{median, ratio_of_medians, Summary};
+use crate::stats::{median, CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
 use crate::{output, BenchError, TargetCheck};
@@ -97,20 +97,12 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         ]);
         Ok(())
     })?;
-    let sums: Vec<Summary> = Summary::of_each(&samples)?;
-    let find = |pk: (usize, usize), imp: Impl| {
-        cells
-            .iter()
-            .position(|&(q, i)| q == pk && i == imp)
-            .map(|c| sums[c])
-    };
-    let ratio = |pk, a: Impl, b: Impl| match (find(pk, a), find(pk, b)) {
-        (Some(x), Some(y)) => ratio_of_medians(&x, &y),
-        _ => None,
-    };
+    let sums = CellSummaries::new(&cells, &samples)?;
+    let find = |pk: (usize, usize), imp: Impl| sums.get((pk, imp));
+    let ratio = |pk, a: Impl, b: Impl| sums.ratio((pk, a), (pk, b));
     let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
 
-    let mut summary = Csv::new(&[
+    let lead = [
         "impl",
         "series",
         "config",
@@ -118,17 +110,20 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "consumers",
         "oversubscribed",
         "reps",
-        "median_items_per_sec",
-        "min",
-        "max",
-        "q1",
-        "q3",
-        "spread_pct",
-        "x_mutex_vecdeque",
-        "x_segqueue",
-        "truncated_runs",
-        "median_empty_polls_per_1k_items",
-    ]);
+    ];
+    let mut summary = Csv::new(
+        &[
+            &lead[..],
+            &Summary::csv_columns("median_items_per_sec"),
+            &[
+                "x_mutex_vecdeque",
+                "x_segqueue",
+                "truncated_runs",
+                "median_empty_polls_per_1k_items",
+            ],
+        ]
+        .concat(),
+    );
     let mut text = format!(
         "\n== two-lock queue throughput: N = {} u64 items, P producers, K consumers, {} reps; items/s ==\n",
         p.items, p.reps
@@ -364,10 +359,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             POINTS.to_vec(),
         ),
     ];
-    let mut files = vec![
-        output::write_file(dir, "throughput_runs.csv", &runs.render())?,
-        output::write_file(dir, "throughput_summary.csv", &summary.render())?,
-    ];
+    let mut files = output::write_tables(dir, "throughput", &runs, &summary)?;
     for (file, title, impls, points) in figures {
         let chart = BarChart {
             title: format!("{title}: N = {}, median of {}", si(p.items as f64), p.reps),
