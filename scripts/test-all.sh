@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. Stops at the first failure (non-zero exit).
 # Steps: rustfmt, clippy, docs, unit + integration + doc tests (release, stress included),
-# loom models, the examples, Miri on the queue unit tests, and the quick benchmark (so the harness cannot rot).
+# loom models, the examples, Miri, ThreadSanitizer on the queue and pool tests, the README's
+# main command and the quick benchmark (so the harness cannot rot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
@@ -44,6 +45,17 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
     cargo +nightly miri test -p magpie-search --lib engine
 else
   echo "!!!!!!!! SKIPPED: Miri is not installed (rustup component add miri rust-src --toolchain nightly) !!!!!!!!"
+fi
+
+step "ThreadSanitizer (queue and pool tests on real threads)"
+# Miri and loom explore interleavings of small models; TSan watches the real stress and
+# unit tests, at full size, for data races the models are too small to reach.
+host=$(rustc -vV | sed -n 's/^host: //p')
+if rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src'; then
+  RUSTFLAGS="-Zsanitizer=thread" CARGO_TARGET_DIR=target/tsan \
+    cargo +nightly test -Zbuild-std --target "$host" -p magpie-queue -p magpie --lib --tests
+else
+  echo "!!!!!!!! SKIPPED: ThreadSanitizer needs nightly with rust-src (rustup component add rust-src --toolchain nightly) !!!!!!!!"
 fi
 
 step "the README's main command: magpie tour"
