@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use magpie_queue::twolock::{
     HybridLock, NodeCache, Options, PopLock, PopTimeoutError, Publication, StdLock, TasLock,
-    TicketLock, TwoLockQueue,
+    TicketLock, TwoLockQueue, DEFAULT_NODE_BYTES,
 };
 
 /// Items are `producer << 32 | sequence`: 8 bytes, like the paper's benchmark.
@@ -127,20 +127,24 @@ fn plan(producers: usize, consumers: usize, batch: bool) -> Plan {
     }
 }
 
-// The default locks: hybrid pop lock, test-and-set push lock.
+// The default locks: hybrid pop lock, test-and-set push lock; the default node size and
+// the paper's 128 bytes (16 slots: many more node changes per run).
 
 #[test]
 fn one_by_one() {
+    run::<HybridLock, DEFAULT_NODE_BYTES, TasLock>(plan(1, 1, false), Options::default());
     run::<HybridLock, 128, TasLock>(plan(1, 1, false), Options::default());
 }
 
 #[test]
 fn three_by_two() {
+    run::<HybridLock, DEFAULT_NODE_BYTES, TasLock>(plan(3, 2, false), Options::default());
     run::<HybridLock, 128, TasLock>(plan(3, 2, false), Options::default());
 }
 
 #[test]
 fn three_by_two_batches() {
+    run::<HybridLock, DEFAULT_NODE_BYTES, TasLock>(plan(3, 2, true), Options::default());
     run::<HybridLock, 128, TasLock>(plan(3, 2, true), Options::default());
 }
 

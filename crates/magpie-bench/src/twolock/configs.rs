@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use magpie_queue::twolock::{
     HybridLock, Options, PopLock, Publication, StdLock, TasLock, TicketLock, TwoLockQueue,
+    DEFAULT_NODE_BYTES,
 };
 
 use super::peers::{Bounded, Inject, MpmcQueue, MutexDeque, Seg};
@@ -71,6 +72,9 @@ pub enum Impl {
     FinalTicket,
     /// magpie's default `TwoLockQueue::<u64>::new()`.
     Default,
+    /// `DEFAULT` with the paper's 128-byte nodes instead of 1024-byte ones: what the
+    /// node-size choice is worth once a bounded node cache is in place.
+    Default128,
     /// `DEFAULT` with the hybrid push lock the paper advises (IV.D) instead of the TAS
     /// lock: shows what the push-lock choice is worth.
     PushHybrid,
@@ -91,7 +95,7 @@ pub enum Impl {
 
 impl Impl {
     /// Every implementation, in table order.
-    pub const ALL: [Impl; 20] = [
+    pub const ALL: [Impl; 21] = [
         Impl::PaperDefault,
         Impl::OptimalOrder,
         Impl::CachePushIndex,
@@ -105,6 +109,7 @@ impl Impl {
         Impl::FinalTas,
         Impl::FinalTicket,
         Impl::Default,
+        Impl::Default128,
         Impl::PushHybrid,
         Impl::SlotStamps,
         Impl::DefaultPopTas,
@@ -116,12 +121,13 @@ impl Impl {
 
     /// The reduced set run at the P, K points outside the full matrix: magpie's default,
     /// the paper's final combinations and their base (optimal orders), the default with
-    /// the paper's push lock or with slot stamps, and the peers.
-    pub const REDUCED: [Impl; 10] = [
+    /// the paper's node size, push lock or slot stamps, and the peers.
+    pub const REDUCED: [Impl; 11] = [
         Impl::OptimalOrder,
         Impl::FinalTas,
         Impl::FinalTicket,
         Impl::Default,
+        Impl::Default128,
         Impl::PushHybrid,
         Impl::SlotStamps,
         Impl::MutexDeque,
@@ -146,6 +152,7 @@ impl Impl {
             Impl::FinalTas => "final-tas",
             Impl::FinalTicket => "final-ticket",
             Impl::Default => "DEFAULT",
+            Impl::Default128 => "default-128B",
             Impl::PushHybrid => "push-hybrid",
             Impl::SlotStamps => "slot-stamps",
             Impl::DefaultPopTas => "default-pop-tas",
@@ -182,8 +189,9 @@ impl Impl {
                 "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=ticket push=std"
             }
             Impl::Default => {
-                "TwoLockQueue::new(): Options::default() (Bounded(16)), 128B, pop=hybrid push=TAS"
+                "TwoLockQueue::new(): Options::default() (Bounded(16)), 1024B, pop=hybrid push=TAS"
             }
+            Impl::Default128 => "DEFAULT with 128B nodes (the paper's best node size)",
             Impl::PushHybrid => "DEFAULT with push=hybrid (the paper's push-lock advice)",
             Impl::SlotStamps => "DEFAULT with Publication::SlotStamps (per-slot stamps)",
             Impl::DefaultPopTas => "DEFAULT with pop=TAS (unlock is a store, not a swap)",
@@ -207,6 +215,7 @@ impl Impl {
             Impl::FinalTas
             | Impl::FinalTicket
             | Impl::Default
+            | Impl::Default128
             | Impl::PushHybrid
             | Impl::SlotStamps
             | Impl::DefaultPopTas => Group::Final,
@@ -234,6 +243,7 @@ impl Impl {
     /// one measured loop on it (one match over the implementations serves every
     /// experiment).
     pub fn drive<D: Driver>(self, d: D) -> Result<Run, BenchError> {
+        const NB: usize = DEFAULT_NODE_BYTES;
         let cpi = Options::CACHE_PUSH_INDEX;
         match self {
             Impl::PaperDefault => d.go(std_locks(Options::DEFAULT_CONFIG)),
@@ -251,12 +261,13 @@ impl Impl {
                 Options::UNLIMITED_NODE_CACHE,
             )),
             Impl::Default => d.go(TwoLockQueue::<u64>::new),
-            Impl::PushHybrid => d.go(tl::<HybridLock, 128, HybridLock>(Options::default())),
-            Impl::SlotStamps => d.go(tl::<HybridLock, 128, TasLock>(Options {
+            Impl::Default128 => d.go(tl::<HybridLock, 128, TasLock>(Options::default())),
+            Impl::PushHybrid => d.go(tl::<HybridLock, NB, HybridLock>(Options::default())),
+            Impl::SlotStamps => d.go(tl::<HybridLock, NB, TasLock>(Options {
                 publication: Publication::SlotStamps,
                 ..Options::default()
             })),
-            Impl::DefaultPopTas => d.go(tl::<TasLock, 128, TasLock>(Options::default())),
+            Impl::DefaultPopTas => d.go(tl::<TasLock, NB, TasLock>(Options::default())),
             Impl::MutexDeque => d.go(MutexDeque::new),
             Impl::SegQueue => d.go(Seg::new),
             Impl::Injector => d.go(Inject::new),

@@ -22,8 +22,9 @@ use crate::table::{si, Table};
 use crate::{output, BenchError};
 
 /// The queues compared (bounded peers cannot hold `N` items, so `ArrayQueue` is absent).
-pub const IMPLS: [Impl; 5] = [
+pub const IMPLS: [Impl; 6] = [
     Impl::Default,
+    Impl::Default128,
     Impl::DefaultPopTas,
     Impl::SegQueue,
     Impl::Injector,

@@ -227,7 +227,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     );
     text.push_str(
         "paper-default uses SeqCst where the paper says release-acquire everywhere (the crate's DEFAULT_CONFIG); \
-         DEFAULT = magpie's TwoLockQueue::new() (hybrid pop lock, TAS push lock, bounded node cache)\n",
+         DEFAULT = magpie's TwoLockQueue::new() (1024-byte nodes, bounded node cache, hybrid pop lock, TAS push lock)\n",
     );
     if total_cut > 0 {
         text.push_str(&format!(

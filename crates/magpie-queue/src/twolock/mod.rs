@@ -20,12 +20,24 @@
 //! | IV.D push lock kind (paper: hybrid)  | type parameter `P: `[`PopLock`]                |
 //! | not in the paper: per-slot stamps    | [`Options::publication`] ([`Publication`])     |
 //!
-//! Defaults — section V.E's final configuration, adapted to oversubscription and to the
-//! push side's measured cost: optimal orders + cached push index, 128-byte nodes (V.B:
-//! 64 ≈ 128 > 1024), a 16-node bounded cache (V.C: unbounded is faster under load but
-//! never returns memory; the paper recommends a bounded cache), the [`HybridLock`] for pop
-//! and the [`TasLock`] for push.
+//! Defaults — section V.E's final configuration, adapted to oversubscription, to the
+//! push side's measured cost and to the allocator: optimal orders + cached push index,
+//! 1024-byte nodes ([`DEFAULT_NODE_BYTES`]), a 16-node bounded cache (V.C: unbounded is
+//! faster under load but never returns memory; the paper recommends a bounded cache), the
+//! [`HybridLock`] for pop and the [`TasLock`] for push.
 //!
+//! * Node size: the paper found 128-byte nodes best (V.B, on a phone). Here the V.B
+//!   series (std locks, no node cache) has found 1024-byte nodes the fastest of the three
+//!   in every recorded run, and so does the default configuration (row `default-128B`
+//!   of `magpie bench twolock` is the default with 128-byte nodes). The allocator is the
+//!   reason: when producers and consumers are time-sliced on fewer cores than threads,
+//!   the backlog swings by thousands of items, and once it outgrows the node cache every
+//!   node change is a `malloc` in push and a `free` in pop, each under its side's lock.
+//!   Sixteen cached 128-byte nodes cover 256 `u64`s, sixteen 1024-byte nodes 2048. In
+//!   interleaved scratch runs at P=2,K=2 (4 threads, 2 cores), 128-byte nodes with an
+//!   unbounded cache gained as much over 128-byte nodes with the bounded one as 1024-byte
+//!   nodes did (1.28–1.37× against 1.05–1.56× `SegQueue`, from 0.86–1.11×). The price:
+//!   an empty queue holds one 1032-byte node, and the cache keeps up to 16 of them.
 //! * Pop: the paper's pop-side winner was a pure spinlock, measured with 4 consumers on
 //!   12 cores; the pool may have more runnable threads than cores, and then a preempted
 //!   lock holder stalls spinners. The rough run in `stress_twolock.rs` (`measure_configs`,
@@ -33,9 +45,11 @@
 //!   ~9 M items/s for the hybrid); the hybrid lock spins first (spinlock speed for the
 //!   short pop critical section), then yields, and parks only when that fails. Its
 //!   unlock must be a `swap` (to see parked threads), which costs a consumer alone a
-//!   little against the test-and-set lock's plain store; but with the test-and-set lock
-//!   the consumers catch up with the producers and chase them item by item, and the
-//!   mixed producer/consumer runs lose a third or more (row `default-pop-tas`).
+//!   little against the test-and-set lock's plain store. With 128-byte nodes the
+//!   test-and-set lock's consumers caught up with the producers and chased them item by
+//!   item, and the mixed producer/consumer runs lost a third or more; with 1024-byte
+//!   nodes row `default-pop-tas` is faster than `DEFAULT` at some points and slower at
+//!   others from run to run, so the lock that can park stays the default.
 //! * Push: the paper advises a hybrid lock because push may call the allocator. Measured
 //!   here (`magpie bench twolock`, rows `DEFAULT` and `push-hybrid`), the hybrid lock's
 //!   unlock is the push's main cost: it must be an atomic `swap` (to learn whether a
@@ -123,19 +137,24 @@ use node::{Node, Shape};
 use node_cache::NodeCache as Spares;
 use options::Orders;
 
+/// Bytes of item slots per node of a [`TwoLockQueue`] that does not name its `NODE_BYTES`:
+/// 128 `u64` slots, 64 slots of two words (why not the paper's 128 bytes: [module
+/// docs](self)).
+pub const DEFAULT_NODE_BYTES: usize = 1024;
+
 /// An unbounded MPMC FIFO queue with one lock for push and one for pop.
 ///
 /// * `T`: the item type (`T: Send` makes the queue `Send + Sync`).
 /// * `L`: the pop (head) lock, default [`HybridLock`]; `P`: the push (tail) lock, default
 ///   [`TasLock`] (why: [module docs](self)). Any [`PopLock`] works for either.
-/// * `NODE_BYTES`: bytes of item slots per node, default 128; see
-///   [`SLOTS_PER_NODE`](Self::SLOTS_PER_NODE).
+/// * `NODE_BYTES`: bytes of item slots per node, default [`DEFAULT_NODE_BYTES`] (1024);
+///   see [`SLOTS_PER_NODE`](Self::SLOTS_PER_NODE).
 ///
 /// Run-time switches are in [`Options`]. See the [module docs](self) for the design.
 pub struct TwoLockQueue<
     T,
     L: PopLock = HybridLock,
-    const NODE_BYTES: usize = 128,
+    const NODE_BYTES: usize = DEFAULT_NODE_BYTES,
     P: PopLock = TasLock,
 > {
     head: CachePadded<Head<T, L>>,

@@ -94,10 +94,16 @@ fn fifo_every_node_size() {
 #[test]
 fn slots_per_node() {
     assert_eq!(TwoLockQueue::<u64, HybridLock, 64>::SLOTS_PER_NODE, 8);
-    assert_eq!(TwoLockQueue::<u64>::SLOTS_PER_NODE, 16);
+    assert_eq!(TwoLockQueue::<u64, HybridLock, 128>::SLOTS_PER_NODE, 16);
+    assert_eq!(TwoLockQueue::<u64>::SLOTS_PER_NODE, 128);
     assert_eq!(TwoLockQueue::<u64, HybridLock, 1024>::SLOTS_PER_NODE, 128);
-    assert_eq!(TwoLockQueue::<[u8; 200]>::SLOTS_PER_NODE, 1);
-    assert_eq!(TwoLockQueue::<()>::SLOTS_PER_NODE, 128);
+    assert_eq!(
+        TwoLockQueue::<[u8; 200], HybridLock, 128>::SLOTS_PER_NODE,
+        1
+    );
+    assert_eq!(TwoLockQueue::<[u8; 200]>::SLOTS_PER_NODE, 5);
+    assert_eq!(TwoLockQueue::<[u8; 2000]>::SLOTS_PER_NODE, 1);
+    assert_eq!(TwoLockQueue::<()>::SLOTS_PER_NODE, DEFAULT_NODE_BYTES);
 }
 
 #[test]
@@ -402,5 +408,5 @@ fn queue_is_send_sync_and_debug() {
     send_sync::<TwoLockQueue<Box<u8>>>();
     send_sync::<TwoLockQueue<std::cell::Cell<u8>, TasLock, 64, StdLock>>();
     let q: TwoLockQueue<u8> = TwoLockQueue::default();
-    assert!(format!("{q:?}").contains("slots_per_node: 128"));
+    assert!(format!("{q:?}").contains("slots_per_node: 1024"));
 }
