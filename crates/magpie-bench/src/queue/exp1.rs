@@ -12,7 +12,7 @@ use super::{
     render_targets, retry_budget, ExpResult, Family, Flavour, Impl, Params, DISTURBED, RETRY_BUDGET,
 };
 use crate::csv::Csv;
-use crate::stats::{ratio_of_medians, Summary};
+use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
 use crate::{output, BenchError, TargetCheck};
@@ -78,13 +78,9 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             ]);
         }
     }
-    let sums: Vec<Summary> = Summary::of_each(&samples)?;
-    let find = |fam: Family, fl: Flavour| {
-        impls
-            .iter()
-            .position(|i| i.family == fam && i.flavour == fl)
-            .map(|k| sums[k])
-    };
+    let keys: Vec<(Family, Flavour)> = impls.iter().map(|i| (i.family, i.flavour)).collect();
+    let sums = CellSummaries::new(&keys, &samples)?;
+    let find = |fam: Family, fl: Flavour| sums.get((fam, fl));
 
     let mut summary = Csv::new(
         &[
@@ -108,24 +104,19 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         ],
         2,
     );
-    for ((imp, s), cpu) in impls.iter().zip(&sums).zip(&min_cpu) {
-        let seq = find(Family::Sequential, imp.flavour).and_then(|b| ratio_of_medians(s, &b));
-        let mag = find(Family::Magpie, imp.flavour).and_then(|m| ratio_of_medians(&m, s));
+    for ((imp, (key, s)), cpu) in impls.iter().zip(sums.iter()).zip(&min_cpu) {
+        let seq = sums.ratio(key, (Family::Sequential, imp.flavour));
+        let mag = sums.ratio((Family::Magpie, imp.flavour), key);
         let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
-        summary.row(&[
+        let mut row = vec![
             imp.name().to_string(),
             imp.family.name().to_string(),
             imp.flavour.name().to_string(),
             s.n.to_string(),
-            format!("{:.0}", s.median),
-            format!("{:.0}", s.min),
-            format!("{:.0}", s.max),
-            format!("{:.0}", s.q1),
-            format!("{:.0}", s.q3),
-            format!("{:.1}", s.spread_pct()),
-            f2(seq),
-            f2(mag),
-        ]);
+        ];
+        row.extend(s.csv_fields(0));
+        row.extend([f2(seq), f2(mag)]);
+        summary.row(&row);
         table.row(&[
             imp.name().to_string(),
             imp.flavour.name().to_string(),
@@ -145,9 +136,9 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
 
     let mut targets = Vec::new();
     for fl in Flavour::ALL {
-        let Some(m) = find(Family::Magpie, fl) else {
+        if find(Family::Magpie, fl).is_none() {
             continue;
-        };
+        }
         let seq_name = if fl == Flavour::Lifo {
             "Vec"
         } else {
@@ -156,7 +147,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         let mut check = |peer: Family, label: String, threshold: f64| {
             targets.push(TargetCheck {
                 name: label,
-                measured: find(peer, fl).and_then(|b| ratio_of_medians(&m, &b)),
+                measured: sums.ratio((Family::Magpie, fl), (peer, fl)),
                 threshold,
             })
         };
