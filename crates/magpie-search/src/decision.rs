@@ -69,12 +69,29 @@ where
     S::Node: Clone,
     F: StopSignal,
 {
+    decide_subtrees(space, target, config, stop, vec![(space.root(), 0)])
+}
+
+/// [`decide_with`] over the subtrees of `roots` (nodes of `space`, each with its
+/// depth): how a distributed layer searches the work it received.
+pub fn decide_subtrees<S, F>(
+    space: &S,
+    target: S::Value,
+    config: &SearchConfig<'_>,
+    stop: &F,
+    roots: Vec<(S::Node, usize)>,
+) -> Outcome<Option<S::Node>>
+where
+    S: Bounded,
+    S::Node: Clone,
+    F: StopSignal,
+{
     let kind = Decision {
         target,
         stop,
         found: Mutex::new(None),
     };
-    let stats = engine::run(space, &kind, config);
+    let stats = engine::run(space, &kind, config, roots);
     let answer = kind.found.into_inner().unwrap_or_else(|e| e.into_inner());
     Outcome { answer, stats }
 }

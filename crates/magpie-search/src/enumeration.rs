@@ -98,11 +98,27 @@ where
     S: SearchSpace,
     E: Enumerator<S>,
 {
+    enumerate_subtrees(space, enumerator, config, vec![(space.root(), 0)])
+}
+
+/// [`enumerate`] over the subtrees of `roots` (nodes of `space`, each with its depth)
+/// instead of the whole tree: how a distributed layer searches the work it received.
+/// Summaries of disjoint subtrees [`combine`](Monoid::combine) into the whole tree's.
+pub fn enumerate_subtrees<S, E>(
+    space: &S,
+    enumerator: &E,
+    config: &SearchConfig<'_>,
+    roots: Vec<(S::Node, usize)>,
+) -> Outcome<E::Summary>
+where
+    S: SearchSpace,
+    E: Enumerator<S>,
+{
     let kind = Enumeration {
         enumerator,
         total: Mutex::new(E::Summary::default()),
     };
-    let stats = engine::run(space, &kind, config);
+    let stats = engine::run(space, &kind, config, roots);
     let answer = kind.total.into_inner().unwrap_or_else(|e| e.into_inner());
     Outcome { answer, stats }
 }

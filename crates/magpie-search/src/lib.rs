@@ -40,9 +40,11 @@ mod stats;
 mod value;
 
 pub use config::{Coordination, SearchConfig};
-pub use decision::{decide, decide_with};
-pub use enumeration::{enumerate, DepthCounts, Enumerator, Monoid, NodesPerDepth};
-pub use optimisation::{optimise, optimise_with, Best};
+pub use decision::{decide, decide_subtrees, decide_with};
+pub use enumeration::{
+    enumerate, enumerate_subtrees, DepthCounts, Enumerator, Monoid, NodesPerDepth,
+};
+pub use optimisation::{optimise, optimise_subtrees, optimise_with, Best};
 pub use progress::Progress;
 pub use shared::{Incumbent, RemoteSink, SharedIncumbent, StopFlag, StopSignal};
 pub use space::{Bounded, Objective, SearchSpace};

@@ -83,9 +83,25 @@ where
     S: Bounded,
     I: Incumbent<S::Node, S::Value>,
 {
+    optimise_subtrees(space, config, incumbent, vec![(space.root(), 0)])
+}
+
+/// [`optimise_with`] over the subtrees of `roots` (nodes of `space`, each with its
+/// depth): how a distributed layer searches the work it received. The roots
+/// themselves are offered to the incumbent as they are visited.
+pub fn optimise_subtrees<S, I>(
+    space: &S,
+    config: &SearchConfig<'_>,
+    incumbent: &I,
+    roots: Vec<(S::Node, usize)>,
+) -> crate::SearchStats
+where
+    S: Bounded,
+    I: Incumbent<S::Node, S::Value>,
+{
     let kind = Optimisation {
         incumbent,
         space: PhantomData,
     };
-    engine::run(space, &kind, config)
+    engine::run(space, &kind, config, roots)
 }

@@ -5,7 +5,13 @@
 //! generator may borrow it; the recursion is as deep as the tree). Stack stealing and
 //! budget also keep the generators of the current path reachable, so that unexplored
 //! children can be split off (see [`stack`]).
+//!
+//! A run starts from a list of roots (each with its depth): the tree's root for a
+//! single-process search, subtrees received from other processes for a distributed
+//! one. With a [`RemoteSink`], split-off nodes wait in a [`DepthPool`] where a request
+//! from another process can take the shallowest of them.
 
+mod depth_pool;
 mod stack;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -16,6 +22,7 @@ use crate::progress::Progress;
 use crate::shared::RemoteSink;
 use crate::space::SearchSpace;
 use crate::stats::SearchStats;
+use depth_pool::DepthPool;
 
 /// What a search type does at each node. Shared by all tasks of one run.
 pub(crate) trait SearchType<S: SearchSpace>: Sync {
@@ -85,12 +92,14 @@ enum Split {
 }
 
 /// Everything a task reads: shared by reference across the scope.
-struct Run<'r, S, K> {
+struct Run<'r, S: SearchSpace, K> {
     space: &'r S,
     kind: &'r K,
     prune_siblings: bool,
     split: Split,
     remote: Option<&'r dyn RemoteSink>,
+    /// With a remote sink: the split-off nodes not yet started.
+    depth_pool: Option<DepthPool<S::Node>>,
     progress: Option<&'r Progress>,
     /// Stack stealing: split-off tasks not yet started (so that one idle worker
     /// does not make every busy task split).
@@ -101,6 +110,17 @@ struct Run<'r, S, K> {
 }
 
 impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
+    /// Gives the shallowest waiting split-off node to another process, if one waits
+    /// for work and there is such a node; returns whether it did.
+    fn serve_remote_from_pool(&self, remote: &dyn RemoteSink) -> bool {
+        let Some((node, depth)) = self.depth_pool.as_ref().and_then(DepthPool::pop_shallowest)
+        else {
+            return false;
+        };
+        remote.send(Box::new(node), depth);
+        true
+    }
+
     fn finish(&self, local: TaskLocal<K::Local>) {
         if let Some(progress) = self.progress {
             progress.add(local.nodes % Progress::BATCH);
@@ -122,6 +142,11 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
             // to its queue; a worker that went idle since should get them.
             magpie::share_queued_jobs();
         }
+        if let Some(remote) = self.remote {
+            if remote.wants_work() {
+                self.serve_remote_from_pool(remote);
+            }
+        }
         if !self.kind.visit(self.space, node, depth, &mut local.data) {
             return;
         }
@@ -140,9 +165,10 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         }
     }
 
-    /// A task for `node` at `depth`, split off by its parent task.
-    fn task<'s>(&'s self, scope: &magpie::Scope<'s>, node: S::Node, depth: usize) {
-        if depth > 0 && matches!(self.split, Split::Stealing { .. }) {
+    /// A task for `node` at `depth`: a run's root, or (`split_off`) a node split off by
+    /// another task.
+    fn task<'s>(&'s self, scope: &magpie::Scope<'s>, node: S::Node, depth: usize, split_off: bool) {
+        if split_off && matches!(self.split, Split::Stealing { .. }) {
             self.pending_splits.fetch_sub(1, Ordering::Relaxed);
         }
         let mut local = TaskLocal::new();
@@ -213,6 +239,16 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if nodes.is_empty() {
             return;
         }
+        if let Some(pool) = &self.depth_pool {
+            // One token job per node; each runs whichever node is deepest when it
+            // starts, or nothing if another process took it.
+            let count = nodes.len();
+            pool.push_all(depth, nodes);
+            for _ in 0..count {
+                scope.spawn(move |scope| self.run_pooled(scope, pool));
+            }
+            return;
+        }
         nodes.reverse(); // so that `pop` takes them in heuristic order
         scope.spawn(move |scope| self.run_siblings(scope, nodes, depth));
     }
@@ -225,18 +261,40 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if !rest.is_empty() {
             scope.spawn(move |scope| self.run_siblings(scope, rest, depth));
         }
-        self.task(scope, next, depth);
+        self.task(scope, next, depth, true);
+    }
+
+    /// A token job: runs the deepest waiting node of `pool`, if any is left.
+    fn run_pooled<'s>(&'s self, scope: &magpie::Scope<'s>, pool: &'s DepthPool<S::Node>) {
+        match pool.pop_deepest() {
+            Some((node, depth)) => self.task(scope, node, depth, true),
+            None => {
+                // Another process took the node this token stood for.
+                if matches!(self.split, Split::Stealing { .. }) {
+                    self.pending_splits.fetch_sub(1, Ordering::Relaxed);
+                }
+            }
+        }
     }
 
     /// Makes `node` (at `depth`) a task of the scope.
     fn hand_off<'s>(&'s self, scope: &magpie::Scope<'s>, node: S::Node, depth: usize) {
-        scope.spawn(move |scope| self.task(scope, node, depth));
+        if self.depth_pool.is_some() {
+            return self.hand_off_all(scope, vec![node], depth);
+        }
+        scope.spawn(move |scope| self.task(scope, node, depth, true));
     }
 }
 
-/// Runs search type `kind` over `space` as `config` says, returning the statistics;
-/// the answer is left in `kind`'s shared state.
-pub(crate) fn run<S, K>(space: &S, kind: &K, config: &SearchConfig<'_>) -> SearchStats
+/// Runs search type `kind` over the subtrees of `roots` (nodes of `space` with their
+/// depths) as `config` says, returning the statistics; the answer is left in `kind`'s
+/// shared state.
+pub(crate) fn run<S, K>(
+    space: &S,
+    kind: &K,
+    config: &SearchConfig<'_>,
+    roots: Vec<(S::Node, usize)>,
+) -> SearchStats
 where
     S: SearchSpace,
     K: SearchType<S>,
@@ -256,6 +314,7 @@ where
         prune_siblings: config.prune_siblings,
         split,
         remote: config.remote,
+        depth_pool: config.remote.map(|_| DepthPool::new()),
         progress: config.progress,
         pending_splits: AtomicUsize::new(0),
         tasks: AtomicU64::new(0),
@@ -264,12 +323,27 @@ where
     };
     let body = || {
         if let Split::Depth { spawn_depth: 0 } = split {
-            let mut local = TaskLocal::new();
-            run.explore(&space.root(), 0, &mut local);
-            run.finish(local);
+            for (node, depth) in roots {
+                let mut local = TaskLocal::new();
+                if depth == 0 || kind.admits(space, &node) {
+                    run.explore(&node, depth, &mut local);
+                } else {
+                    local.prunes += 1;
+                }
+                run.finish(local);
+            }
         } else {
             let run = &run;
-            magpie::scope(|scope| run.task(scope, space.root(), 0));
+            magpie::scope(|scope| {
+                let mut roots = roots.into_iter();
+                let first = roots.next();
+                for (node, depth) in roots {
+                    scope.spawn(move |scope| run.task(scope, node, depth, false));
+                }
+                if let Some((node, depth)) = first {
+                    run.task(scope, node, depth, false);
+                }
+            });
         }
     };
     match config.pool {

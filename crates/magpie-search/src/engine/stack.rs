@@ -145,7 +145,7 @@ where
             }
         }
         if let Some(remote) = run.remote {
-            if remote.wants_work() {
+            if remote.wants_work() && !run.serve_remote_from_pool(remote) {
                 self.send_remote(remote, local);
             }
         }

@@ -155,6 +155,12 @@ impl TspSpace {
         &self.heuristic
     }
 
+    /// The complete node of [`heuristic_tour`](Self::heuristic_tour): the first
+    /// incumbent of a search.
+    pub fn heuristic_node(&self) -> TourNode {
+        self.node_of(&self.heuristic.cities)
+    }
+
     /// A lower bound on the length of every tour: the minimum 1-tree under the
     /// Held–Karp penalties the search uses.
     pub fn root_bound(&self) -> u64 {

@@ -1,0 +1,165 @@
+//! How ranks reach each other: [`Transport`], with MPI ([`MpiTransport`], feature
+//! `mpi`) for real runs and in-process channels ([`local_world`]) for tests and for
+//! trying the protocol without OpenMPI.
+
+use std::sync::mpsc::{channel, Receiver, Sender};
+
+/// Point-to-point byte messages between the ranks of one run. Messages from one rank
+/// to another arrive in the order they were sent (MPI's non-overtaking rule).
+pub trait Transport {
+    /// This rank's number, `0..size()`.
+    fn rank(&self) -> usize;
+    /// The number of ranks.
+    fn size(&self) -> usize;
+    /// Starts sending `bytes` to rank `to`; never waits for the receiver.
+    fn send(&mut self, to: usize, bytes: Vec<u8>);
+    /// A message that has arrived, with its sender, if any; never waits.
+    fn try_receive(&mut self) -> Option<(usize, Vec<u8>)>;
+    /// Waits until every send started so far has completed.
+    fn flush(&mut self);
+}
+
+/// One rank of an in-process world (see [`local_world`]).
+#[derive(Debug)]
+pub struct LocalTransport {
+    rank: usize,
+    peers: Vec<Sender<(usize, Vec<u8>)>>,
+    inbox: Receiver<(usize, Vec<u8>)>,
+}
+
+/// `ranks` connected in-process transports, one per rank (move each to its thread).
+pub fn local_world(ranks: usize) -> Vec<LocalTransport> {
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..ranks).map(|_| channel()).unzip();
+    receivers
+        .into_iter()
+        .enumerate()
+        .map(|(rank, inbox)| LocalTransport {
+            rank,
+            peers: senders.clone(),
+            inbox,
+        })
+        .collect()
+}
+
+impl Transport for LocalTransport {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.peers.len()
+    }
+
+    fn send(&mut self, to: usize, bytes: Vec<u8>) {
+        // A peer that already ended drops nothing we still need: the protocol sends
+        // to a rank only while it waits for the end of the run.
+        let _ = self.peers[to].send((self.rank, bytes));
+    }
+
+    fn try_receive(&mut self) -> Option<(usize, Vec<u8>)> {
+        self.inbox.try_recv().ok()
+    }
+
+    fn flush(&mut self) {}
+}
+
+#[cfg(feature = "mpi")]
+pub use self::mpi_transport::MpiTransport;
+
+#[cfg(feature = "mpi")]
+mod mpi_transport {
+    use mpi::point_to_point::{Destination, Source};
+    use mpi::request::{Request, StaticScope};
+    use mpi::topology::{Communicator, SimpleCommunicator};
+
+    use super::Transport;
+
+    /// The MPI world as a [`Transport`]: non-blocking sends (`MPI_Isend`) whose
+    /// buffers live until the send completes, and probing receives.
+    pub struct MpiTransport {
+        world: SimpleCommunicator,
+        /// Sends under way and the buffers they read.
+        pending: Vec<(Request<'static, [u8], StaticScope>, *mut [u8])>,
+    }
+
+    impl std::fmt::Debug for MpiTransport {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("MpiTransport")
+                .field("rank", &self.world.rank())
+                .field("pending", &self.pending.len())
+                .finish()
+        }
+    }
+
+    impl MpiTransport {
+        /// The transport over `world` (from an initialized MPI universe, used only on
+        /// the thread that initialized MPI).
+        pub fn new(world: SimpleCommunicator) -> Self {
+            Self {
+                world,
+                pending: Vec::new(),
+            }
+        }
+
+        /// Frees the buffers of completed sends.
+        fn reap(&mut self, wait: bool) {
+            let mut still = Vec::with_capacity(self.pending.len());
+            for (request, buffer) in self.pending.drain(..) {
+                let done = if wait {
+                    request.wait();
+                    None
+                } else {
+                    request.test().err()
+                };
+                match done {
+                    Some(request) => still.push((request, buffer)),
+                    // SAFETY: `buffer` came from `Box::into_raw` in `send`, and the only
+                    // reader, the request, has completed and is gone.
+                    None => drop(unsafe { Box::from_raw(buffer) }),
+                }
+            }
+            self.pending = still;
+        }
+    }
+
+    impl Transport for MpiTransport {
+        fn rank(&self) -> usize {
+            self.world.rank() as usize
+        }
+
+        fn size(&self) -> usize {
+            self.world.size() as usize
+        }
+
+        fn send(&mut self, to: usize, bytes: Vec<u8>) {
+            let buffer = Box::into_raw(bytes.into_boxed_slice());
+            // SAFETY: the buffer stays allocated and unaliased until `reap` sees the
+            // send complete; only the request reads it meanwhile.
+            let view: &'static [u8] = unsafe { &*buffer };
+            let request = self
+                .world
+                .process_at_rank(to as i32)
+                .immediate_send(StaticScope, view);
+            self.pending.push((request, buffer));
+            if self.pending.len() > 64 {
+                self.reap(false);
+            }
+        }
+
+        fn try_receive(&mut self) -> Option<(usize, Vec<u8>)> {
+            let (message, status) = self.world.any_process().immediate_matched_probe()?;
+            let (bytes, _) = message.matched_receive_vec::<u8>();
+            Some((status.source_rank() as usize, bytes))
+        }
+
+        fn flush(&mut self) {
+            self.reap(true);
+        }
+    }
+
+    impl Drop for MpiTransport {
+        fn drop(&mut self) {
+            self.reap(true);
+        }
+    }
+}

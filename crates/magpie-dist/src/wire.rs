@@ -1,0 +1,67 @@
+//! The messages ranks exchange and their encoding (postcard: compact, varint lengths).
+//!
+//! One message type per search: `N` is the search space's node, `R` what a rank
+//! reports at the end (its share of the answer and its statistics).
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::termination::Token;
+
+/// A message between ranks.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub enum Message<N, R> {
+    /// Before the search: whether this rank read its input (the error line if not).
+    Ready(Result<(), String>),
+    /// Rank 0's verdict on the `Ready` round: start, or the first rank's error.
+    Start(Result<(), (usize, String)>),
+    /// An idle rank asks for work.
+    StealRequest,
+    /// The reply to a steal request: unexplored subtrees with their depths, or none
+    /// (a refusal).
+    Work(Vec<(N, usize)>),
+    /// A better incumbent value (its order-preserving bits) for everyone's pruning.
+    Bound(u64),
+    /// A decision search found a witness: everyone stops.
+    Stop,
+    /// Safra's termination token.
+    Token(Token),
+    /// Rank 0 detected termination: stop asking for work and report.
+    Done,
+    /// After `Done`, once this rank's own steal requests are answered: its report.
+    Quiet(R),
+    /// Every rank is quiet: end.
+    Exit,
+}
+
+/// Why a message could not be decoded.
+#[derive(Debug)]
+pub struct DecodeError(postcard::Error);
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "undecodable message: {}", self.0)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+impl<N: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned> Message<N, R> {
+    /// The message's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        // Encoding into a Vec fails only if serialization itself does, which the
+        // derived implementations of our node types never do.
+        postcard::to_allocvec(self).expect("a message always serializes")
+    }
+
+    /// The message in `bytes`.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        postcard::from_bytes(bytes).map_err(DecodeError)
+    }
+}
+
+/// Round-trips `value` through the wire encoding (for the apps' node tests).
+pub fn round_trip<T: Serialize + DeserializeOwned>(value: &T) -> Result<T, DecodeError> {
+    let bytes = postcard::to_allocvec(value).map_err(DecodeError)?;
+    postcard::from_bytes(&bytes).map_err(DecodeError)
+}

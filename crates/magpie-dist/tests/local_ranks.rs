@@ -1,0 +1,221 @@
+//! Every app on 1–4 in-process ranks (the channel transport), 1–2 threads each,
+//! under depth-bounded, budget and stack-stealing coordination: exactly the
+//! single-process answers. The same protocol runs over MPI in
+//! `crates/magpie-cli/tests/mpi.rs`.
+
+use std::thread;
+
+use magpie::{ThreadPool, ThreadPoolBuilder};
+use magpie_dist::{local_world, Cluster, DistError, DistOutcome, LocalTransport};
+use magpie_search::apps::{clique, knapsack, semigroups, tsp, uts};
+use magpie_search::SearchConfig;
+
+fn data(relative: &str) -> String {
+    format!(
+        "{}/../../../shared/data/{relative}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn pool(threads: usize) -> ThreadPool {
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+/// Runs `search` on `ranks` in-process ranks of `threads` workers each; returns rank
+/// 0's outcome after checking that the others return `None`.
+fn on_ranks<A: Send>(
+    ranks: usize,
+    threads: usize,
+    config: SearchConfig<'static>,
+    search: impl Fn(
+            &mut Cluster<LocalTransport>,
+            &SearchConfig<'_>,
+        ) -> Result<Option<DistOutcome<A>>, DistError>
+        + Sync,
+) -> DistOutcome<A> {
+    let search = &search;
+    let mut results: Vec<_> = thread::scope(|s| {
+        let handles: Vec<_> = local_world(ranks)
+            .into_iter()
+            .map(|transport| {
+                s.spawn(move || {
+                    let pool = pool(threads);
+                    let config = config.in_pool(&pool);
+                    search(&mut Cluster::new(transport), &config).expect("the run succeeds")
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(
+        results[1..].iter().all(Option::is_none),
+        "only rank 0 answers"
+    );
+    let outcome = results.swap_remove(0).expect("rank 0 answers");
+    assert_eq!(outcome.ranks.len(), ranks);
+    let nodes: u64 = outcome.ranks.iter().map(|r| r.nodes_expanded).sum();
+    assert_eq!(nodes, outcome.stats.nodes_expanded);
+    outcome
+}
+
+fn coordinations() -> [(&'static str, SearchConfig<'static>); 3] {
+    [
+        ("depth-bounded 2", SearchConfig::depth_bounded(2)),
+        ("budget 50", SearchConfig::budget(50)),
+        ("stack-stealing", SearchConfig::stack_stealing(false)),
+    ]
+}
+
+/// Every rank count and thread count with every coordination.
+fn grid(mut check: impl FnMut(&str, usize, usize, SearchConfig<'static>)) {
+    for ranks in 1..=4 {
+        for threads in 1..=2 {
+            for (name, config) in coordinations() {
+                check(name, ranks, threads, config);
+            }
+        }
+    }
+}
+
+#[test]
+fn clique_optimum_and_decisions_match_one_process() {
+    let graph = clique::read_dimacs(data("dimacs/brock200_4.clq")).unwrap();
+    let small = clique::read_dimacs(data("dimacs/C125.9.clq")).unwrap();
+    grid(|name, ranks, threads, config| {
+        let at = format!("{name}, {ranks} ranks x {threads} threads");
+        let best = on_ranks(ranks, threads, config, |c, cfg| {
+            c.maximum_clique(&graph, cfg)
+        });
+        assert_eq!(best.answer.len(), 17, "{at}");
+        assert!(graph.is_clique(&best.answer), "{at}");
+        let found = on_ranks(ranks, threads, config, |c, cfg| {
+            c.clique_of_size(&small, 34, cfg)
+        });
+        let witness = found.answer.expect(&at);
+        assert!(witness.len() == 34 && small.is_clique(&witness), "{at}");
+        let none = on_ranks(ranks, threads, config, |c, cfg| {
+            c.clique_of_size(&small, 35, cfg)
+        });
+        assert_eq!(none.answer, None, "{at}");
+    });
+}
+
+#[test]
+fn enumerations_count_exactly() {
+    let genus = semigroups::Semigroups::new(14).unwrap();
+    let expected = semigroups::count_by_genus(14, &SearchConfig::sequential())
+        .unwrap()
+        .answer;
+    assert_eq!(expected[14], 1693); // OEIS A007323
+    let params: uts::UtsParams = "t=1,a=3,d=7,b=4,r=19".parse().unwrap();
+    let tree = uts::uts_count(&params, &SearchConfig::sequential()).answer;
+    grid(|name, ranks, threads, config| {
+        let at = format!("{name}, {ranks} ranks x {threads} threads");
+        let counts = on_ranks(ranks, threads, config, |c, cfg| {
+            c.count_by_genus(&genus, cfg)
+        });
+        assert_eq!(counts.answer, expected, "{at}");
+        let summary = on_ranks(ranks, threads, config, |c, cfg| c.uts_count(&params, cfg));
+        assert_eq!(summary.answer, tree, "{at}");
+        assert_eq!(summary.stats.nodes_expanded, tree.nodes, "{at}");
+    });
+}
+
+#[test]
+fn knapsack_and_tsp_optima_match_the_known_answers() {
+    let items = knapsack::read_knapsack(data("knapsack/knapPI_1_50_1000_1.kp")).unwrap();
+    let cities = tsp::read_tsplib(data("tsplib/gr17.tsp")).unwrap();
+    grid(|name, ranks, threads, config| {
+        let at = format!("{name}, {ranks} ranks x {threads} threads");
+        let packed = on_ranks(ranks, threads, config, |c, cfg| c.knapsack(&items, cfg));
+        assert_eq!(packed.answer.profit.to_string(), "8373", "{at}");
+        let tour = on_ranks(ranks, threads, config, |c, cfg| c.solve_tsp(&cities, cfg));
+        assert_eq!(tour.answer.length, 2085, "{at}");
+    });
+}
+
+#[test]
+fn randomized_runs_are_all_exact() {
+    let genus = semigroups::Semigroups::new(12).unwrap();
+    let graph = clique::read_dimacs(data("dimacs/brock200_2.clq")).unwrap();
+    let params: uts::UtsParams = "default".parse().unwrap();
+    let mut rng = magpie::Rng::new(2026);
+    for run in 0..50 {
+        let ranks = 1 + rng.below(4);
+        let threads = 1 + rng.below(2);
+        let config = match rng.below(3) {
+            0 => SearchConfig::depth_bounded(1 + rng.below(4)),
+            1 => SearchConfig::budget(1 + rng.below(200) as u64),
+            _ => SearchConfig::stack_stealing(rng.below(2) == 0),
+        };
+        let at = format!("run {run}: {config:?}, {ranks} ranks x {threads} threads");
+        match run % 3 {
+            0 => {
+                let counts = on_ranks(ranks, threads, config, |c, cfg| {
+                    c.count_by_genus(&genus, cfg)
+                });
+                assert_eq!(counts.answer[12], 592, "{at}");
+            }
+            1 => {
+                let best = on_ranks(ranks, threads, config, |c, cfg| {
+                    c.maximum_clique(&graph, cfg)
+                });
+                assert_eq!(best.answer.len(), 12, "{at}");
+            }
+            _ => {
+                let tree = on_ranks(ranks, threads, config, |c, cfg| c.uts_count(&params, cfg));
+                assert_eq!(
+                    (tree.answer.nodes, tree.answer.leaves),
+                    (1732, 1050),
+                    "{at}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rank_that_cannot_read_its_input_fails_every_rank() {
+    let errors: Vec<String> = thread::scope(|s| {
+        let handles: Vec<_> = local_world(3)
+            .into_iter()
+            .map(|transport| {
+                s.spawn(move || {
+                    let mut cluster = Cluster::new(transport);
+                    if cluster.rank() == 2 {
+                        return cluster.fail("cannot read graph.clq".into()).to_string();
+                    }
+                    let space = semigroups::Semigroups::new(5).unwrap();
+                    let result = cluster.count_by_genus(&space, &SearchConfig::budget(10));
+                    result.expect_err("a rank failed").to_string()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(
+        errors.iter().all(|e| e == "rank 2: cannot read graph.clq"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn work_travels_between_ranks() {
+    let genus = semigroups::Semigroups::new(20).unwrap();
+    let outcome = on_ranks(3, 1, SearchConfig::budget(100), |c, cfg| {
+        c.count_by_genus(&genus, cfg)
+    });
+    assert_eq!(outcome.answer[20], 37396);
+    for rank in &outcome.ranks[1..] {
+        assert!(
+            rank.steals_succeeded > 0 && rank.nodes_expanded > 0,
+            "{rank}"
+        );
+    }
+    let served: u64 = outcome.ranks.iter().map(|r| r.steals_served).sum();
+    let received: u64 = outcome.ranks.iter().map(|r| r.steals_succeeded).sum();
+    assert_eq!(served, received, "every served steal arrived");
+}
