@@ -53,7 +53,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Tour(t) => tour::tour(t),
-        Command::Search(s) => search::search(s).map_err(|e| e.to_string()),
+        Command::Search(s) => match search::search(s) {
+            // Another rank prints the error of a run across ranks.
+            Err(e) if !e.printed_here() => return ExitCode::FAILURE,
+            other => other.map_err(|e| e.to_string()),
+        },
         Command::Bench(b) => bench_cmd::bench(b).map_err(|e| e.to_string()),
     };
     match result {

@@ -3,8 +3,10 @@
 //! answers steal requests, asks for work when the rank is passive, shares bounds,
 //! passes Safra's token and, at the end, gathers every rank's report on rank 0.
 //!
-//! The loop never blocks in the transport: it polls, and sleeps a little longer each
-//! time nothing happened (20 µs up to 1 ms), so an idle rank costs almost no CPU.
+//! The loop never blocks in the transport: it polls, and sleeps between polls: 20 µs
+//! while a request waits for an answer, 100 µs while the rank searches, and on a
+//! passive rank a little longer each time nothing happened (up to 1 ms), so an idle
+//! rank costs almost no CPU.
 
 use std::collections::VecDeque;
 use std::panic;
@@ -29,7 +31,11 @@ use crate::wire::Message;
 /// A busy rank refuses a request it could not serve within this time (its running
 /// tasks had nothing to split off).
 const REFUSE_AFTER: Duration = Duration::from_millis(2);
-/// The longest sleep of the polling loop.
+/// The polling loop's sleep while a request (ours or a thief's) waits for an answer.
+const ANSWER_SLEEP: Duration = Duration::from_micros(20);
+/// ... while this rank searches (how soon a thief's request is seen).
+const SEARCH_SLEEP: Duration = Duration::from_micros(100);
+/// The longest sleep, reached by doubling while nothing happens on a passive rank.
 const MAX_SLEEP: Duration = Duration::from_millis(1);
 
 /// What a rank sends rank 0 at the end: its counters and its share of the answer.
@@ -314,16 +320,18 @@ where
         Ok(Some(self.reports.drain(..).flatten().collect()))
     }
 
-    /// Sleeps a little longer each idle round; not at all after progress.
+    /// Sleeps until the next poll (see the module docs); not at all after progress.
     fn pause(&mut self, busy: bool) {
         if busy {
             self.sleep = Duration::ZERO;
             return;
         }
-        self.sleep = if self.requests.is_empty() {
-            (self.sleep * 2).clamp(Duration::from_micros(20), MAX_SLEEP)
+        self.sleep = if !self.requests.is_empty() || self.outstanding.is_some() {
+            ANSWER_SLEEP
+        } else if !self.link.is_passive() {
+            SEARCH_SLEEP
         } else {
-            Duration::from_micros(20)
+            (self.sleep * 2).clamp(ANSWER_SLEEP, MAX_SLEEP)
         };
         thread::sleep(self.sleep);
     }

@@ -68,18 +68,26 @@ pub use self::mpi_transport::MpiTransport;
 
 #[cfg(feature = "mpi")]
 mod mpi_transport {
-    use mpi::point_to_point::{Destination, Source};
+    use mpi::environment::Universe;
+    use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::request::{Request, StaticScope};
     use mpi::topology::{Communicator, SimpleCommunicator};
+    use mpi::Threading;
 
     use super::Transport;
+    use crate::error::DistError;
+
+    /// A started send and its buffer (a leaked box, freed once the send completes).
+    type PendingSend = (Request<'static, [u8], StaticScope>, *mut [u8]);
 
     /// The MPI world as a [`Transport`]: non-blocking sends (`MPI_Isend`) whose
     /// buffers live until the send completes, and probing receives.
     pub struct MpiTransport {
         world: SimpleCommunicator,
         /// Sends under way and the buffers they read.
-        pending: Vec<(Request<'static, [u8], StaticScope>, *mut [u8])>,
+        pending: Vec<PendingSend>,
+        /// Finalizes MPI when dropped, after the fields above.
+        _universe: Universe,
     }
 
     impl std::fmt::Debug for MpiTransport {
@@ -92,13 +100,20 @@ mod mpi_transport {
     }
 
     impl MpiTransport {
-        /// The transport over `world` (from an initialized MPI universe, used only on
-        /// the thread that initialized MPI).
-        pub fn new(world: SimpleCommunicator) -> Self {
-            Self {
-                world,
-                pending: Vec::new(),
+        /// Initializes MPI (funneled: every MPI call comes from this thread, which
+        /// must run the searches' communication loops) and connects to its world.
+        /// MPI is finalized when the transport is dropped.
+        pub fn init() -> Result<Self, DistError> {
+            let (universe, threading) =
+                mpi::initialize_with_threading(Threading::Funneled).ok_or(DistError::MpiInit)?;
+            if threading < Threading::Funneled {
+                return Err(DistError::MpiInit);
             }
+            Ok(Self {
+                world: universe.world(),
+                pending: Vec::new(),
+                _universe: universe,
+            })
         }
 
         /// Frees the buffers of completed sends.
@@ -147,8 +162,8 @@ mod mpi_transport {
         }
 
         fn try_receive(&mut self) -> Option<(usize, Vec<u8>)> {
-            let (message, status) = self.world.any_process().immediate_matched_probe()?;
-            let (bytes, _) = message.matched_receive_vec::<u8>();
+            let probed = self.world.any_process().immediate_matched_probe()?;
+            let (bytes, status) = probed.matched_receive_vec::<u8>();
             Some((status.source_rank() as usize, bytes))
         }
 

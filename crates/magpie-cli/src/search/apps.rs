@@ -7,8 +7,12 @@ use magpie_search::apps::{clique, knapsack, semigroups, tsp, uts};
 use magpie_search::SearchConfig;
 use serde_json::json;
 
+use super::engine::Engine;
 use super::report::Report;
 use super::{SearchError, SearchOptions};
+
+/// A runner's result: the report, or `None` on a rank that does not report.
+pub type Reported = Result<Option<Report>, SearchError>;
 
 /// `magpie search clique FILE [--decide K]`
 #[derive(Args, Debug)]
@@ -40,13 +44,15 @@ fn one_based(vertices: &[usize]) -> String {
     numbers.join(" ")
 }
 
-pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>, engine: &mut dyn Engine) -> Reported {
     let input = args.file.display().to_string();
     let graph = clique::read_dimacs(&args.file).map_err(|e| SearchError::input(&input, e))?;
     let shape = format!("{} vertices, {} edges", graph.order(), graph.edge_count());
-    Ok(match args.decide {
+    Ok(Some(match args.decide {
         None => {
-            let outcome = clique::maximum_clique(&graph, config);
+            let Some(outcome) = engine.maximum_clique(&graph, config)? else {
+                return Ok(None);
+            };
             let clique = outcome.answer;
             Report::new(
                 "clique",
@@ -55,11 +61,14 @@ pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>) -> Result<Report, Se
                 json!({ "size": clique.len(), "vertices": clique.iter().map(|v| v + 1).collect::<Vec<_>>() }),
                 outcome.stats,
             )
+            .distributed(outcome.distributed)
             .detail(shape)
             .detail(format!("vertices (1-based): {}", one_based(&clique)))
         }
         Some(size) => {
-            let outcome = clique::clique_of_size(&graph, size, config);
+            let Some(outcome) = engine.clique_of_size(&graph, size, config)? else {
+                return Ok(None);
+            };
             let report = match &outcome.answer {
                 Some(clique) => Report::new(
                     "clique",
@@ -77,9 +86,9 @@ pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>) -> Result<Report, Se
                     outcome.stats,
                 ),
             };
-            report.detail(shape)
+            report.distributed(outcome.distributed).detail(shape)
         }
-    })
+    }))
 }
 
 /// `magpie search semigroups [G] [-g G]`
@@ -107,11 +116,18 @@ impl SemigroupsArgs {
     }
 }
 
-pub fn semigroups(args: &SemigroupsArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+pub fn semigroups(
+    args: &SemigroupsArgs,
+    config: &SearchConfig<'_>,
+    engine: &mut dyn Engine,
+) -> Reported {
     let max_genus = args.max_genus();
     let input = format!("genus 0..={max_genus}");
-    let outcome =
-        semigroups::count_by_genus(max_genus, config).map_err(|e| SearchError::input(&input, e))?;
+    let space =
+        semigroups::Semigroups::new(max_genus).map_err(|e| SearchError::input(&input, e))?;
+    let Some(outcome) = engine.count_by_genus(&space, config)? else {
+        return Ok(None);
+    };
     let counts = outcome.answer;
     let total: u64 = counts.iter().sum();
     let last = counts.last().copied().unwrap_or_default();
@@ -120,14 +136,17 @@ pub fn semigroups(args: &SemigroupsArgs, config: &SearchConfig<'_>) -> Result<Re
         .enumerate()
         .map(|(g, n)| format!("{g}:{n}"))
         .collect();
-    Ok(Report::new(
-        "semigroups",
-        input,
-        format!("{last} numerical semigroups of genus {max_genus} ({total} up to it)"),
-        json!({ "max_genus": max_genus, "counts": counts, "total": total }),
-        outcome.stats,
-    )
-    .detail(format!("by genus: {}", per_genus.join(" "))))
+    Ok(Some(
+        Report::new(
+            "semigroups",
+            input,
+            format!("{last} numerical semigroups of genus {max_genus} ({total} up to it)"),
+            json!({ "max_genus": max_genus, "counts": counts, "total": total }),
+            outcome.stats,
+        )
+        .distributed(outcome.distributed)
+        .detail(format!("by genus: {}", per_genus.join(" "))),
+    ))
 }
 
 /// `magpie search uts [TREE]`
@@ -141,29 +160,34 @@ pub struct UtsArgs {
     pub options: SearchOptions,
 }
 
-pub fn uts(args: &UtsArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+pub fn uts(args: &UtsArgs, config: &SearchConfig<'_>, engine: &mut dyn Engine) -> Reported {
     let params: uts::UtsParams = args
         .tree
         .parse()
         .map_err(|e| SearchError::input(&args.tree, e))?;
-    let outcome = uts::uts_count(&params, config);
+    let Some(outcome) = engine.uts_count(&params, config)? else {
+        return Ok(None);
+    };
     let tree = outcome.answer;
-    Ok(Report::new(
-        "uts",
-        args.tree.clone(),
-        format!(
-            "{} nodes, {} leaves, depth {}",
-            tree.nodes, tree.leaves, tree.max_depth
-        ),
-        json!({
-            "parameters": params.to_string(),
-            "nodes": tree.nodes,
-            "leaves": tree.leaves,
-            "max_depth": tree.max_depth,
-        }),
-        outcome.stats,
-    )
-    .detail(format!("parameters {params}")))
+    Ok(Some(
+        Report::new(
+            "uts",
+            args.tree.clone(),
+            format!(
+                "{} nodes, {} leaves, depth {}",
+                tree.nodes, tree.leaves, tree.max_depth
+            ),
+            json!({
+                "parameters": params.to_string(),
+                "nodes": tree.nodes,
+                "leaves": tree.leaves,
+                "max_depth": tree.max_depth,
+            }),
+            outcome.stats,
+        )
+        .distributed(outcome.distributed)
+        .detail(format!("parameters {params}")),
+    ))
 }
 
 /// `magpie search knapsack FILE`
@@ -177,11 +201,17 @@ pub struct KnapsackArgs {
     pub options: SearchOptions,
 }
 
-pub fn knapsack(args: &KnapsackArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+pub fn knapsack(
+    args: &KnapsackArgs,
+    config: &SearchConfig<'_>,
+    engine: &mut dyn Engine,
+) -> Reported {
     let input = args.file.display().to_string();
     let instance =
         knapsack::read_knapsack(&args.file).map_err(|e| SearchError::input(&input, e))?;
-    let outcome = knapsack::knapsack(&instance, config);
+    let Some(outcome) = engine.knapsack(&instance, config)? else {
+        return Ok(None);
+    };
     let best = outcome.answer;
     let items: Vec<usize> = best.items.iter().map(|i| i + 1).collect();
     let numbers: Vec<String> = items.iter().map(usize::to_string).collect();
@@ -196,6 +226,7 @@ pub fn knapsack(args: &KnapsackArgs, config: &SearchConfig<'_>) -> Result<Report
         }),
         outcome.stats,
     )
+    .distributed(outcome.distributed)
     .detail(format!(
         "{} items, capacity {}; packed weight {}",
         instance.item_count(),
@@ -209,7 +240,7 @@ pub fn knapsack(args: &KnapsackArgs, config: &SearchConfig<'_>) -> Result<Report
             format!("the optimum stated in the file ({optimum})"),
         );
     }
-    Ok(report)
+    Ok(Some(report))
 }
 
 /// `magpie search tsp FILE`
@@ -222,24 +253,29 @@ pub struct TspArgs {
     pub options: SearchOptions,
 }
 
-pub fn tsp(args: &TspArgs, config: &SearchConfig<'_>) -> Result<Report, SearchError> {
+pub fn tsp(args: &TspArgs, config: &SearchConfig<'_>, engine: &mut dyn Engine) -> Reported {
     let input = args.file.display().to_string();
     let instance = tsp::read_tsplib(&args.file).map_err(|e| SearchError::input(&input, e))?;
-    let outcome = tsp::solve_tsp(&instance, config);
+    let Some(outcome) = engine.solve_tsp(&instance, config)? else {
+        return Ok(None);
+    };
     let tour = outcome.answer;
     let cities: Vec<usize> = tour.cities.iter().map(|c| c + 1).collect();
     let numbers: Vec<String> = cities.iter().map(usize::to_string).collect();
-    Ok(Report::new(
-        "tsp",
-        input,
-        format!("optimal tour length {}", tour.length),
-        json!({ "length": tour.length, "tour": cities }),
-        outcome.stats,
-    )
-    .detail(format!(
-        "{} ({} cities)",
-        instance.name(),
-        instance.cities()
+    Ok(Some(
+        Report::new(
+            "tsp",
+            input,
+            format!("optimal tour length {}", tour.length),
+            json!({ "length": tour.length, "tour": cities }),
+            outcome.stats,
+        )
+        .distributed(outcome.distributed)
+        .detail(format!(
+            "{} ({} cities)",
+            instance.name(),
+            instance.cities()
+        ))
+        .detail(format!("tour (TSPLIB node numbers): {}", numbers.join(" "))),
     ))
-    .detail(format!("tour (TSPLIB node numbers): {}", numbers.join(" "))))
 }

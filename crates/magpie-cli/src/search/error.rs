@@ -19,9 +19,23 @@ pub enum SearchError {
         /// What is wrong with it (one line).
         reason: String,
     },
+    /// A run across ranks failed (on any rank); `print` is set on the rank that
+    /// prints the line (rank 0), so that a failure shows once.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    Distributed {
+        /// The error line.
+        message: String,
+        /// Whether this process prints it.
+        print: bool,
+    },
 }
 
 impl SearchError {
+    /// Whether this process should print the error (every process still fails).
+    pub fn printed_here(&self) -> bool {
+        !matches!(self, Self::Distributed { print: false, .. })
+    }
+
     /// An input error from any application's typed error.
     pub fn input(input: impl Into<String>, reason: impl fmt::Display) -> Self {
         Self::Input {
@@ -39,6 +53,7 @@ impl fmt::Display for SearchError {
             // Readers that already name the file are not prefixed twice.
             Self::Input { input, reason } if reason.contains(input.as_str()) => f.write_str(reason),
             Self::Input { input, reason } => write!(f, "{input}: {reason}"),
+            Self::Distributed { message, .. } => f.write_str(message),
         }
     }
 }

@@ -6,7 +6,10 @@
 //! parameters). Bad input ends in one line on stderr and a non-zero exit.
 
 mod apps;
+mod engine;
 mod error;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod progress;
 mod report;
 
@@ -181,19 +184,37 @@ impl SearchOptions {
 }
 
 /// An application's runner: reads its input, searches with the given configuration
-/// (coordination, pool, progress counter) and reports.
-pub type Runner<'r> = dyn Fn(&SearchConfig<'_>) -> Result<Report, SearchError> + 'r;
+/// (coordination, pool, progress counter) on the engine and reports (`None` on a rank
+/// that does not report).
+pub type Runner<'r> = dyn Fn(&SearchConfig<'_>, &mut dyn engine::Engine) -> apps::Reported + 'r;
 
-/// Runs `magpie search ...`.
+/// Runs `magpie search ...`: across the ranks when an MPI build was started by
+/// `mpirun`, in this process otherwise.
 pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
     let (options, runner): (&SearchOptions, &Runner<'_>) = match &args.app {
-        AppCommand::Clique(a) => (&a.options, &|config| apps::clique(a, config)),
-        AppCommand::Semigroups(a) => (&a.options, &|config| apps::semigroups(a, config)),
-        AppCommand::Uts(a) => (&a.options, &|config| apps::uts(a, config)),
-        AppCommand::Knapsack(a) => (&a.options, &|config| apps::knapsack(a, config)),
-        AppCommand::Tsp(a) => (&a.options, &|config| apps::tsp(a, config)),
+        AppCommand::Clique(a) => (&a.options, &|config, e| apps::clique(a, config, e)),
+        AppCommand::Semigroups(a) => (&a.options, &|config, e| apps::semigroups(a, config, e)),
+        AppCommand::Uts(a) => (&a.options, &|config, e| apps::uts(a, config, e)),
+        AppCommand::Knapsack(a) => (&a.options, &|config, e| apps::knapsack(a, config, e)),
+        AppCommand::Tsp(a) => (&a.options, &|config, e| apps::tsp(a, config, e)),
     };
-    let report = run_search(options, args.app.default_spawn_depth(), runner)?;
+    #[cfg(feature = "mpi")]
+    let mut engine: Box<dyn engine::Engine> = if mpi::launched_by_mpirun() {
+        Box::new(mpi::Ranks::start()?)
+    } else {
+        Box::new(engine::Local)
+    };
+    #[cfg(not(feature = "mpi"))]
+    let mut engine: Box<dyn engine::Engine> = Box::new(engine::Local);
+    let Some(report) = run_search(
+        options,
+        args.app.default_spawn_depth(),
+        runner,
+        &mut *engine,
+    )?
+    else {
+        return Ok(());
+    };
     if options.json {
         println!("{}", report.json());
     } else {
@@ -208,16 +229,20 @@ pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
 /// The tour's search: the maximum clique of `file` with the default options.
 pub fn clique_for_tour(file: std::path::PathBuf) -> Result<Report, SearchError> {
     let args = apps::CliqueArgs::new(file);
-    run_search(&args.options, 2, &|config| apps::clique(&args, config))
+    let runner: &Runner<'_> = &|config, engine| apps::clique(&args, config, engine);
+    let report = run_search(&args.options, 2, runner, &mut engine::Local)?;
+    Ok(report.expect("a search in this process reports"))
 }
 
-/// Builds the pool, runs `runner` with progress on stderr, and returns its report
-/// with the run's settings filled in.
+/// Builds the pool, runs `runner` on `engine` with progress on stderr, and returns
+/// its report with the run's settings filled in (`None` on a rank that does not
+/// report).
 pub fn run_search(
     options: &SearchOptions,
     default_spawn_depth: usize,
     runner: &Runner<'_>,
-) -> Result<Report, SearchError> {
+    engine: &mut dyn engine::Engine,
+) -> Result<Option<Report>, SearchError> {
     let coordination = options.coordination(default_spawn_depth)?;
     let pool = options.pool()?;
     let counter = Progress::new();
@@ -228,7 +253,14 @@ pub fn run_search(
     .in_pool(&pool)
     .with_progress(&counter);
     let start = Instant::now();
-    let mut report = progress::while_running(&counter, !options.no_progress, || runner(&config))?;
-    report.settings(coordination, &pool, start.elapsed());
-    Ok(report)
+    let show = !options.no_progress && engine.reports();
+    let result = progress::while_running(&counter, show, || runner(&config, &mut *engine));
+    let report = match result {
+        Err(e @ SearchError::Input { .. }) => return Err(engine.input_failed(e)),
+        other => other?,
+    };
+    Ok(report.map(|mut report| {
+        report.settings(coordination, &pool, start.elapsed());
+        report
+    }))
 }

@@ -7,6 +7,8 @@ use magpie::ThreadPool;
 use magpie_search::{Coordination, SearchStats};
 use serde_json::{json, Value};
 
+use super::engine::Distributed;
+
 /// One search's answer and statistics.
 pub struct Report {
     app: &'static str,
@@ -22,6 +24,8 @@ pub struct Report {
     stats: SearchStats,
     settings: Value,
     settings_line: String,
+    /// How a run across ranks went.
+    distributed: Option<Distributed>,
 }
 
 impl Report {
@@ -43,7 +47,14 @@ impl Report {
             stats,
             settings: Value::Null,
             settings_line: String::new(),
+            distributed: None,
         }
+    }
+
+    /// Records how a run across ranks went (nothing for a run in one process).
+    pub fn distributed(mut self, distributed: Option<Distributed>) -> Self {
+        self.distributed = distributed;
+        self
     }
 
     /// Adds a line of answer detail.
@@ -92,6 +103,14 @@ impl Report {
             "policy": policy,
             "wall_seconds": wall.as_secs_f64(),
         });
+        if let Some(d) = &self.distributed {
+            self.settings_line += &format!(
+                " per rank; {} ranks, node policy {}",
+                d.ranks, d.node_policy
+            );
+            self.settings["ranks"] = json!(d.ranks);
+            self.settings["node_policy"] = json!(d.node_policy);
+        }
     }
 
     /// The human-readable report.
@@ -107,6 +126,11 @@ impl Report {
         }
         let _ = writeln!(out, "{}", self.settings_line);
         let _ = writeln!(out, "{}", self.stats.to_string().trim_end());
+        if let Some(d) = &self.distributed {
+            for line in &d.lines {
+                let _ = writeln!(out, "{line}");
+            }
+        }
         out
     }
 
@@ -141,6 +165,7 @@ impl Report {
                 "tasks": self.stats.tasks,
                 "seconds": self.stats.elapsed.as_secs_f64(),
                 "pool": pool,
+                "ranks": self.distributed.as_ref().map(|d| &d.json),
             },
         });
         record.to_string()

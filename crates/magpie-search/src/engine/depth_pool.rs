@@ -38,23 +38,26 @@ impl<N> DepthPool<N> {
 
     /// The first node of the deepest level that has one.
     pub(super) fn pop_deepest(&self) -> Option<(N, usize)> {
-        self.pop(|levels| levels.iter().rposition(|l| !l.is_empty()))
-    }
-
-    /// The first node of the shallowest level that has one.
-    pub(super) fn pop_shallowest(&self) -> Option<(N, usize)> {
-        if self.len.load(Ordering::Relaxed) == 0 {
-            return None;
-        }
-        self.pop(|levels| levels.iter().position(|l| !l.is_empty()))
-    }
-
-    fn pop(&self, level: impl FnOnce(&[VecDeque<N>]) -> Option<usize>) -> Option<(N, usize)> {
         let mut levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
-        let depth = level(&levels)?;
+        let depth = levels.iter().rposition(|l| !l.is_empty())?;
         let node = levels[depth].pop_front()?;
         self.len.fetch_sub(1, Ordering::Relaxed);
         Some((node, depth))
+    }
+
+    /// Half (rounded up) of the shallowest non-empty level, first in heuristic order.
+    pub(super) fn take_shallowest_half(&self) -> Vec<(N, usize)> {
+        if self.len.load(Ordering::Relaxed) == 0 {
+            return Vec::new();
+        }
+        let mut levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(depth) = levels.iter().position(|l| !l.is_empty()) else {
+            return Vec::new();
+        };
+        let level = &mut levels[depth];
+        let count = level.len().div_ceil(2);
+        self.len.fetch_sub(count, Ordering::Relaxed);
+        level.drain(..count).map(|node| (node, depth)).collect()
     }
 }
 
@@ -67,11 +70,22 @@ mod tests {
         let pool = DepthPool::new();
         pool.push_all(1, vec!["a", "b"]);
         pool.push_all(3, vec!["x", "y"]);
-        assert_eq!(pool.pop_shallowest(), Some(("a", 1)));
+        assert_eq!(pool.take_shallowest_half(), vec![("a", 1)]);
         assert_eq!(pool.pop_deepest(), Some(("x", 3)));
         assert_eq!(pool.pop_deepest(), Some(("y", 3)));
         assert_eq!(pool.pop_deepest(), Some(("b", 1)));
         assert_eq!(pool.pop_deepest(), None);
-        assert_eq!(pool.pop_shallowest(), None);
+        assert!(pool.take_shallowest_half().is_empty());
+    }
+
+    #[test]
+    fn a_remote_takes_half_of_the_shallowest_level() {
+        let pool = DepthPool::new();
+        pool.push_all(2, vec![1, 2, 3]);
+        pool.push_all(4, vec![9]);
+        assert_eq!(pool.take_shallowest_half(), vec![(1, 2), (2, 2)]);
+        assert_eq!(pool.take_shallowest_half(), vec![(3, 2)]);
+        assert_eq!(pool.take_shallowest_half(), vec![(9, 4)]);
+        assert!(pool.take_shallowest_half().is_empty());
     }
 }

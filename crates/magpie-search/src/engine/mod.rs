@@ -110,15 +110,19 @@ struct Run<'r, S: SearchSpace, K> {
 }
 
 impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
-    /// Gives the shallowest waiting split-off node to another process, if one waits
-    /// for work and there is such a node; returns whether it did.
+    /// Gives another process (which waits for work) half of the waiting split-off
+    /// nodes at the shallowest level that has any, at least one; returns whether
+    /// there was any.
     fn serve_remote_from_pool(&self, remote: &dyn RemoteSink) -> bool {
-        let Some((node, depth)) = self.depth_pool.as_ref().and_then(DepthPool::pop_shallowest)
-        else {
+        let Some(pool) = &self.depth_pool else {
             return false;
         };
-        remote.send(Box::new(node), depth);
-        true
+        let nodes = pool.take_shallowest_half();
+        let given = !nodes.is_empty();
+        for (node, depth) in nodes {
+            remote.send(Box::new(node), depth);
+        }
+        given
     }
 
     fn finish(&self, local: TaskLocal<K::Local>) {

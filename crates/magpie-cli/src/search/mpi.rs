@@ -1,0 +1,151 @@
+//! The `mpi` feature: searches across the ranks `mpirun` started, through
+//! [`magpie_dist`]. Rank 0 prints the answer; every rank exits non-zero on an error,
+//! and only rank 0 prints it.
+
+use std::sync::OnceLock;
+
+use magpie_dist::{Cluster, DistError, DistOutcome, MpiTransport, RankStats};
+use magpie_search::apps::clique::Graph;
+use magpie_search::apps::knapsack::{KnapsackInstance, Solution};
+use magpie_search::apps::semigroups::Semigroups;
+use magpie_search::apps::tsp::{Tour, TspInstance};
+use magpie_search::apps::uts::{TreeSummary, UtsParams};
+use magpie_search::SearchConfig;
+use serde_json::json;
+
+use super::engine::{Distributed, Engine, Found, Run};
+use super::SearchError;
+
+/// Whether this process was started by `mpirun` (Open MPI sets this variable; so do
+/// MPICH's `PMI_SIZE` and Slurm's `PMI_SIZE`).
+pub fn launched_by_mpirun() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some())
+}
+
+/// The ranks of this run, seen from this process.
+pub struct Ranks {
+    cluster: Cluster<MpiTransport>,
+}
+
+/// MPI is initialized once per process.
+static STARTED: OnceLock<()> = OnceLock::new();
+
+impl Ranks {
+    /// Initializes MPI (once per process; call from the main thread, which then owns
+    /// all MPI calls).
+    pub fn start() -> Result<Self, SearchError> {
+        if STARTED.set(()).is_err() {
+            return Err(dist(DistError::MpiInit, 0));
+        }
+        let transport = MpiTransport::init().map_err(|e| dist(e, 0))?;
+        Ok(Self {
+            cluster: Cluster::new(transport),
+        })
+    }
+
+    fn found<A>(&self, outcome: Result<Option<DistOutcome<A>>, DistError>) -> Run<A> {
+        let outcome = outcome.map_err(|e| dist(e, self.cluster.rank()))?;
+        Ok(outcome.map(|o| Found {
+            answer: o.answer,
+            stats: o.stats,
+            distributed: Some(describe(&o.ranks, self.cluster.policy_name())),
+        }))
+    }
+}
+
+/// A distributed error as the CLI's: only rank 0 prints it.
+fn dist(error: DistError, rank: usize) -> SearchError {
+    SearchError::Distributed {
+        message: error.to_string(),
+        print: rank == 0,
+    }
+}
+
+fn describe(ranks: &[RankStats], policy: &str) -> Distributed {
+    let total = RankStats::total(ranks);
+    let record = |r: &RankStats| {
+        json!({
+            "rank": r.rank,
+            "nodes_expanded": r.nodes_expanded,
+            "tasks": r.tasks,
+            "batches": r.batches,
+            "steals_requested": r.steals_requested,
+            "steals_succeeded": r.steals_succeeded,
+            "steals_served": r.steals_served,
+            "steals_refused": r.steals_refused,
+            "subtrees_sent": r.subtrees_sent,
+            "messages_sent": r.messages_sent,
+            "bytes_sent": r.bytes_sent,
+            "work_bytes_sent": r.work_bytes_sent,
+            "idle_seconds": r.idle.as_secs_f64(),
+            "idle_cpu_seconds": r.idle_cpu.as_secs_f64(),
+            "seconds": r.elapsed.as_secs_f64(),
+        })
+    };
+    let mut lines: Vec<String> = ranks
+        .iter()
+        .map(|r| format!("rank {}: {r}", r.rank))
+        .collect();
+    lines.push(format!("all ranks: {total}"));
+    Distributed {
+        ranks: ranks.len(),
+        node_policy: policy.to_string(),
+        json: json!({
+            "per_rank": ranks.iter().map(record).collect::<Vec<_>>(),
+            "total": record(&total),
+        }),
+        lines,
+    }
+}
+
+impl Engine for Ranks {
+    fn reports(&self) -> bool {
+        self.cluster.rank() == 0
+    }
+
+    fn input_failed(&mut self, error: SearchError) -> SearchError {
+        let rank = self.cluster.rank();
+        dist(self.cluster.fail(error.to_string()), rank)
+    }
+
+    fn maximum_clique(&mut self, graph: &Graph, config: &SearchConfig<'_>) -> Run<Vec<usize>> {
+        let outcome = self.cluster.maximum_clique(graph, config);
+        self.found(outcome)
+    }
+
+    fn clique_of_size(
+        &mut self,
+        graph: &Graph,
+        size: usize,
+        config: &SearchConfig<'_>,
+    ) -> Run<Option<Vec<usize>>> {
+        let outcome = self.cluster.clique_of_size(graph, size, config);
+        self.found(outcome)
+    }
+
+    fn count_by_genus(&mut self, space: &Semigroups, config: &SearchConfig<'_>) -> Run<Vec<u64>> {
+        let outcome = self.cluster.count_by_genus(space, config);
+        self.found(outcome)
+    }
+
+    fn uts_count(&mut self, params: &UtsParams, config: &SearchConfig<'_>) -> Run<TreeSummary> {
+        let outcome = self.cluster.uts_count(params, config);
+        self.found(outcome)
+    }
+
+    fn knapsack(
+        &mut self,
+        instance: &KnapsackInstance,
+        config: &SearchConfig<'_>,
+    ) -> Run<Solution> {
+        let outcome = self.cluster.knapsack(instance, config);
+        self.found(outcome)
+    }
+
+    fn solve_tsp(&mut self, instance: &TspInstance, config: &SearchConfig<'_>) -> Run<Tour> {
+        let outcome = self.cluster.solve_tsp(instance, config);
+        self.found(outcome)
+    }
+}
