@@ -26,6 +26,14 @@ RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --release -p magpie --lib loom_tests
 
+step "distributed search over MPI (feature mpi; needs OpenMPI)"
+if command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
+  cargo clippy -p magpie-cli -p magpie-dist --features magpie-cli/mpi --all-targets -- -D warnings
+  cargo test --release -p magpie-cli --features mpi --test mpi
+else
+  echo "!!!!!!!! SKIPPED: OpenMPI is not installed (apt install libopenmpi-dev openmpi-bin libclang-dev) !!!!!!!!"
+fi
+
 step "examples"
 for ex in fib quicksort; do
   cargo run --release -q -p magpie --example "$ex" -- --quick
