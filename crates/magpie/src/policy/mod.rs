@@ -52,6 +52,7 @@ use std::time::Duration;
 use crate::rng::Rng;
 
 mod best_of;
+pub mod estimate;
 mod last;
 mod monitor;
 mod numa;

@@ -12,28 +12,17 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::time::{Duration, Instant};
 
+use super::estimate::{next_interval, score, smooth};
 use super::Victims;
 
-/// Weight of a new sample in the exponential smoothing of eq. (3.1) and (3.2).
-pub(super) const ALPHA: f64 = 0.65;
-/// Floor of the work rate in the score of eq. (3.3).
-pub(super) const MIN_WORK_RATE: f64 = 0.0001;
 /// Rates are only resampled over windows at least this long (ns): a task-count delta
 /// over a shorter window (an assisted refresh right after a timed one) is noise.
 const MIN_WINDOW_NS: u64 = 1_000;
-/// The interval grows by a quarter of itself, but at least this much (ns), per
-/// refresh that keeps the best target.
-const MIN_GROWTH_NS: u64 = 1_000;
 const NONE: usize = usize::MAX;
 const NEVER: u64 = u64::MAX;
 
 fn load_f64(a: &AtomicU64) -> f64 {
     f64::from_bits(a.load(Relaxed))
-}
-
-/// `ALPHA × sample + (1 − ALPHA) × history`.
-fn smooth(sample: f64, history: f64) -> f64 {
-    ALPHA * sample + (1.0 - ALPHA) * history
 }
 
 /// What one worker's slot holds; every `f64` is stored as its bits.
@@ -200,7 +189,7 @@ impl Monitor {
                 w.work_rate.store(rate.to_bits(), Relaxed);
             }
             let tasks = victims.stealable_len(v) as f64;
-            let score = rate.max(MIN_WORK_RATE) * tasks - load_f64(&w.delay);
+            let score = score(rate, tasks, load_f64(&w.delay));
             if score > best_score {
                 (best, best_score) = (v, score);
             }
@@ -209,15 +198,15 @@ impl Monitor {
             self.sampled_ns.store(now_ns, Relaxed);
         }
         let previous = self.best.swap(best, Relaxed);
-        let interval = self.interval_ns.load(Relaxed);
-        let next = if best == NONE || best != previous {
-            (interval / 2).max(self.min_ns)
-        } else {
-            interval
-                .saturating_add((interval / 4).max(MIN_GROWTH_NS))
-                .min(self.max_ns)
-        };
-        self.interval_ns.store(next, Relaxed);
+        let interval = Duration::from_nanos(self.interval_ns.load(Relaxed));
+        let (min, max) = (
+            Duration::from_nanos(self.min_ns),
+            Duration::from_nanos(self.max_ns),
+        );
+        let kept = best != NONE && best == previous;
+        let next = next_interval(interval, min, max, kept);
+        self.interval_ns
+            .store(u64::try_from(next.as_nanos()).unwrap_or(u64::MAX), Relaxed);
         self.refreshed_ns.store(now_ns, Relaxed);
         self.generation.fetch_add(1, Relaxed);
     }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::monitor::{self, Monitor, Trigger};
+use super::monitor::{Monitor, Trigger};
 use super::{StealOutcome, Thief, VictimPolicy, Victims};
 use crate::rng::Rng;
 
@@ -57,9 +57,9 @@ pub struct PerformanceDriven {
 impl PerformanceDriven {
     /// Weight of a new sample in the exponential smoothing of rates and delays (the
     /// thesis's 0.65 / 0.35 split, eq. 3.1–3.2).
-    pub const ALPHA: f64 = monitor::ALPHA;
+    pub const ALPHA: f64 = super::estimate::ALPHA;
     /// Floor of the work rate in the score (eq. 3.3), tasks per microsecond.
-    pub const MIN_WORK_RATE: f64 = monitor::MIN_WORK_RATE;
+    pub const MIN_WORK_RATE: f64 = super::estimate::MIN_WORK_RATE;
     /// Default lower bound of the refresh interval (and its initial value).
     pub const DEFAULT_MIN_INTERVAL: Duration = Duration::from_micros(100);
     /// Default upper bound of the refresh interval.
