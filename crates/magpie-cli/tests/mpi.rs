@@ -127,6 +127,30 @@ fn every_app_and_coordination_on_one_to_four_ranks_matches_one_process() {
 }
 
 #[test]
+fn every_node_policy_matches_one_process() {
+    for workload in workloads() {
+        let sequential = [
+            workload.clone(),
+            vec!["--skeleton".into(), "sequential".into()],
+        ];
+        let expected = exact(&search(0, &sequential.concat()));
+        for (i, policy) in ["random", "depthpool", "performance"]
+            .into_iter()
+            .enumerate()
+        {
+            for ranks in 2..=4 {
+                let mut args = workload.clone();
+                args.extend(coordination_flags((i + ranks) % 3));
+                args.extend(["--node-policy".to_string(), policy.to_string()]);
+                let record = search(ranks, &args);
+                assert_eq!(exact(&record), expected, "{ranks} ranks: {args:?}");
+                assert_eq!(record["run"]["node_policy"], policy, "{args:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn fifty_random_runs_are_all_exact() {
     let workloads = workloads();
     let expected: Vec<Value> = workloads

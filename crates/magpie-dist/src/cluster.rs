@@ -14,9 +14,9 @@ use crate::apps::DistResult;
 use crate::driver::{agree, run_rank, RankReport};
 use crate::error::DistError;
 use crate::global::{GlobalIncumbent, GlobalStop, NoGlobal};
+use crate::policy::{NodeVictimPolicy, RandomVictim};
 use crate::stats::RankStats;
 use crate::transport::Transport;
-use crate::victim::{NodeVictimPolicy, RandomVictim};
 
 /// The answer of a distributed run (on rank 0) and its statistics.
 #[derive(Clone, Debug)]
@@ -57,8 +57,13 @@ impl<T: Transport> Cluster<T> {
 
     /// The same cluster choosing victims with `policy`.
     pub fn with_policy(mut self, policy: Box<dyn NodeVictimPolicy>) -> Self {
-        self.policy = policy;
+        self.set_policy(policy);
         self
+    }
+
+    /// Chooses victims with `policy` from the next search on.
+    pub fn set_policy(&mut self, policy: Box<dyn NodeVictimPolicy>) {
+        self.policy = policy;
     }
 
     /// This rank's number (0 reports the answer).
@@ -103,6 +108,7 @@ impl<T: Transport> Cluster<T> {
         let reports = run_rank(
             &mut self.transport,
             &mut *self.policy,
+            config.pool,
             &NoGlobal,
             vec![(space.root(), 0)],
             E::Summary::default(),
@@ -142,6 +148,7 @@ impl<T: Transport> Cluster<T> {
         let reports = run_rank(
             &mut self.transport,
             &mut *self.policy,
+            config.pool,
             &incumbent,
             vec![(space.root(), 0)],
             (),
@@ -190,6 +197,7 @@ impl<T: Transport> Cluster<T> {
         let reports = run_rank(
             &mut self.transport,
             &mut *self.policy,
+            config.pool,
             &stop,
             vec![(space.root(), 0)],
             None,

@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use magpie::ThreadPool;
 use magpie_search::SearchStats;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -22,10 +23,11 @@ use serde::{Deserialize, Serialize};
 use crate::error::DistError;
 use crate::global::Global;
 use crate::link::{Idle, Link};
+use crate::load::LoadMeter;
+use crate::policy::NodeVictimPolicy;
 use crate::stats::RankStats;
 use crate::termination::{Safra, TokenAction};
 use crate::transport::Transport;
-use crate::victim::NodeVictimPolicy;
 use crate::wire::Message;
 
 /// A busy rank refuses a request it could not serve within this time (its running
@@ -58,9 +60,11 @@ type SearchEnd<P> = (P, RankStats);
 /// accumulator into this rank's share of the answer once the search is over. Rank 0
 /// starts with `initial`; it gets every rank's report (in rank order), the others
 /// `None`.
+#[allow(clippy::too_many_arguments)] // one call per search type, each naming them all
 pub(crate) fn run_rank<T, N, A, P, B, F>(
     transport: &mut T,
     policy: &mut dyn NodeVictimPolicy,
+    pool: Option<&ThreadPool>,
     global: &dyn Global,
     initial: Vec<(N, usize)>,
     mut acc: A,
@@ -108,6 +112,8 @@ where
             *end.lock().unwrap_or_else(|e| e.into_inner()) = Some((share, counters));
         });
         let mut comm = Comm::new(transport, policy, global, &link, start);
+        comm.pool = pool;
+        comm.meter = LoadMeter::new(pool);
         comm.stash.extend(early);
         let result = comm.run(&end, &search_ended);
         link.finish();
@@ -220,6 +226,11 @@ struct Comm<'a, T, N, P> {
     reports: Vec<Option<RankReport<P>>>,
     quiet: bool,
     sleep: Duration,
+    /// The rank's pool, for its load reports.
+    pool: Option<&'a ThreadPool>,
+    meter: LoadMeter,
+    /// When this rank last probed each rank's load.
+    probed: Vec<Option<Instant>>,
 }
 
 impl<'a, T, N, P> Comm<'a, T, N, P>
@@ -259,6 +270,9 @@ where
             reports: (0..size).map(|_| None).collect(),
             quiet: false,
             sleep: Duration::ZERO,
+            pool: None,
+            meter: LoadMeter::new(None),
+            probed: vec![None; size],
         }
     }
 
@@ -306,6 +320,15 @@ where
                 self.broadcast(&Message::Stop);
             }
             busy |= self.serve_requests();
+            if self.phase == Phase::Running
+                && self.policy.probe_due(self.rank, self.size, Instant::now())
+            {
+                let (now, me) = (Instant::now(), self.rank);
+                for peer in (0..self.size).filter(|&r| r != me) {
+                    self.probed[peer] = Some(now);
+                    self.send(peer, &Message::Probe);
+                }
+            }
             match self.phase {
                 Phase::Running => busy |= self.when_passive(),
                 Phase::Draining => busy |= self.report(end, search_ended)?,
@@ -345,6 +368,16 @@ where
                 self.stopped = true;
                 self.global.stop();
                 self.link.discard();
+            }
+            Message::Probe => {
+                let (searching, stealable) = self.link.activity();
+                let load = self.meter.report(self.pool, searching, stealable);
+                self.send(from, &Message::Load(load));
+            }
+            Message::Load(load) => {
+                if let Some(sent) = self.probed[from].take() {
+                    self.policy.observe_load(from, load, sent.elapsed());
+                }
             }
             Message::Token(token) => self.safra.received_token(token),
             Message::Done => self.drain(),

@@ -42,17 +42,21 @@ mod driver;
 mod error;
 mod global;
 mod link;
+mod load;
+pub mod policy;
 mod stats;
 pub mod termination;
 mod transport;
-mod victim;
 pub mod wire;
 
 pub use cluster::{Cluster, DistOutcome};
 pub use error::DistError;
 pub use global::{GlobalIncumbent, GlobalStop};
+pub use policy::{
+    by_name, DepthPoolVictim, NodeVictimPolicy, PerformanceDriven, RandomVictim, RankLoad,
+    UnknownNodePolicy,
+};
 pub use stats::RankStats;
 #[cfg(feature = "mpi")]
 pub use transport::MpiTransport;
 pub use transport::{local_world, LocalTransport, Transport};
-pub use victim::{NodeVictimPolicy, RandomVictim};

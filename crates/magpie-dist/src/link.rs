@@ -3,7 +3,7 @@
 //! coming in).
 
 use std::any::Any;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -42,6 +42,8 @@ pub(crate) struct Link<N> {
     wanted: AtomicBool,
     /// Subtrees the search gave up for other ranks.
     outbox: Mutex<Vec<(N, usize)>>,
+    /// Split-off subtrees waiting in the running search (its last report).
+    stealable: AtomicUsize,
 }
 
 impl<N: Send + 'static> Link<N> {
@@ -55,7 +57,15 @@ impl<N: Send + 'static> Link<N> {
             wake: Condvar::new(),
             wanted: AtomicBool::new(false),
             outbox: Mutex::new(Vec::new()),
+            stealable: AtomicUsize::new(0),
         }
+    }
+
+    /// Communication loop: whether a batch runs, and how many split-off subtrees it
+    /// holds (for load reports).
+    pub(crate) fn activity(&self) -> (bool, usize) {
+        let searching = lock(&self.incoming).searching;
+        (searching, self.stealable.load(Ordering::Relaxed))
     }
 
     /// Search thread: waits for work; `None` once the run is over. Adds the wait to
@@ -74,6 +84,7 @@ impl<N: Send + 'static> Link<N> {
         if incoming.finished {
             return None;
         }
+        self.stealable.store(0, Ordering::Relaxed);
         incoming.searching = true;
         Some(std::mem::take(&mut incoming.nodes))
     }
@@ -137,5 +148,10 @@ impl<N: Send + 'static> RemoteSink for Link<N> {
             .unwrap_or_else(|_| unreachable!("a search sends its own node type"));
         lock(&self.outbox).push((node, depth));
         self.want(false);
+    }
+
+    fn stealable(&self, count: usize) {
+        // Relaxed: a hint for load reports.
+        self.stealable.store(count, Ordering::Relaxed);
     }
 }

@@ -6,6 +6,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::policy::RankLoad;
 use crate::termination::Token;
 
 /// A message between ranks.
@@ -24,6 +25,10 @@ pub enum Message<N, R> {
     Bound(u64),
     /// A decision search found a witness: everyone stops.
     Stop,
+    /// A node policy's refresher asks for the receiver's load.
+    Probe,
+    /// The reply to a `Probe`.
+    Load(RankLoad),
     /// Safra's termination token.
     Token(Token),
     /// Rank 0 detected termination: stop asking for work and report.

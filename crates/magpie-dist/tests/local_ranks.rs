@@ -3,82 +3,14 @@
 //! single-process answers. The same protocol runs over MPI in
 //! `crates/magpie-cli/tests/mpi.rs`.
 
+mod common;
+
 use std::thread;
 
-use magpie::{ThreadPool, ThreadPoolBuilder};
-use magpie_dist::{local_world, Cluster, DistError, DistOutcome, LocalTransport};
+use common::{data, grid, on_ranks};
+use magpie_dist::{local_world, Cluster};
 use magpie_search::apps::{clique, knapsack, semigroups, tsp, uts};
 use magpie_search::SearchConfig;
-
-fn data(relative: &str) -> String {
-    format!(
-        "{}/../../../shared/data/{relative}",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
-
-fn pool(threads: usize) -> ThreadPool {
-    ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-}
-
-/// Runs `search` on `ranks` in-process ranks of `threads` workers each; returns rank
-/// 0's outcome after checking that the others return `None`.
-fn on_ranks<A: Send>(
-    ranks: usize,
-    threads: usize,
-    config: SearchConfig<'static>,
-    search: impl Fn(
-            &mut Cluster<LocalTransport>,
-            &SearchConfig<'_>,
-        ) -> Result<Option<DistOutcome<A>>, DistError>
-        + Sync,
-) -> DistOutcome<A> {
-    let search = &search;
-    let mut results: Vec<_> = thread::scope(|s| {
-        let handles: Vec<_> = local_world(ranks)
-            .into_iter()
-            .map(|transport| {
-                s.spawn(move || {
-                    let pool = pool(threads);
-                    let config = config.in_pool(&pool);
-                    search(&mut Cluster::new(transport), &config).expect("the run succeeds")
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    assert!(
-        results[1..].iter().all(Option::is_none),
-        "only rank 0 answers"
-    );
-    let outcome = results.swap_remove(0).expect("rank 0 answers");
-    assert_eq!(outcome.ranks.len(), ranks);
-    let nodes: u64 = outcome.ranks.iter().map(|r| r.nodes_expanded).sum();
-    assert_eq!(nodes, outcome.stats.nodes_expanded);
-    outcome
-}
-
-fn coordinations() -> [(&'static str, SearchConfig<'static>); 3] {
-    [
-        ("depth-bounded 2", SearchConfig::depth_bounded(2)),
-        ("budget 50", SearchConfig::budget(50)),
-        ("stack-stealing", SearchConfig::stack_stealing(false)),
-    ]
-}
-
-/// Every rank count and thread count with every coordination.
-fn grid(mut check: impl FnMut(&str, usize, usize, SearchConfig<'static>)) {
-    for ranks in 1..=4 {
-        for threads in 1..=2 {
-            for (name, config) in coordinations() {
-                check(name, ranks, threads, config);
-            }
-        }
-    }
-}
 
 #[test]
 fn clique_optimum_and_decisions_match_one_process() {

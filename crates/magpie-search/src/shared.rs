@@ -38,6 +38,12 @@ pub trait RemoteSink: Sync {
     fn wants_work(&self) -> bool;
     /// Takes the subtree rooted at `node` (found at `depth`) away from this search.
     fn send(&self, node: Box<dyn Any + Send>, depth: usize);
+
+    /// How many split-off subtrees wait in this search, ready to be given away (a
+    /// hint for load reports, updated as it changes). The default ignores it.
+    fn stealable(&self, count: usize) {
+        let _ = count;
+    }
 }
 
 /// The in-process incumbent: the value in an atomic for cheap reads, the node behind

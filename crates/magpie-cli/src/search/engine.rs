@@ -41,6 +41,11 @@ pub trait Engine {
     fn reports(&self) -> bool {
         true
     }
+    /// The search will run on `pool` (called once, before the search).
+    fn use_pool(&mut self, pool: &magpie::ThreadPool) -> Result<(), SearchError> {
+        let _ = pool;
+        Ok(())
+    }
     /// This process could not read its input: the error to end with (a run across
     /// ranks first tells the others).
     fn input_failed(&mut self, error: SearchError) -> SearchError {

@@ -104,6 +104,12 @@ pub struct SearchOptions {
     #[arg(long, value_name = "NAME", default_value = "random",
           value_parser = clap::builder::PossibleValuesParser::new(magpie::policy::NAMES))]
     policy: String,
+    /// Node-level victim policy of a run under mpirun: random, depthpool (random, then
+    /// the last victim that gave work) or performance (YewPar thesis, ch. 3)
+    #[cfg(feature = "mpi")]
+    #[arg(long, value_name = "NAME", default_value = "random",
+          value_parser = clap::builder::PossibleValuesParser::new(magpie_dist::policy::NAMES))]
+    node_policy: String,
     /// Print one JSON record instead of text
     #[arg(long)]
     json: bool,
@@ -122,6 +128,8 @@ impl Default for SearchOptions {
             backtracks: None,
             steal_all: false,
             policy: "random".into(),
+            #[cfg(feature = "mpi")]
+            node_policy: "random".into(),
             json: false,
             no_progress: false,
         }
@@ -200,7 +208,7 @@ pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
     };
     #[cfg(feature = "mpi")]
     let mut engine: Box<dyn engine::Engine> = if mpi::launched_by_mpirun() {
-        Box::new(mpi::Ranks::start()?)
+        Box::new(mpi::Ranks::start(&options.node_policy)?)
     } else {
         Box::new(engine::Local)
     };
@@ -252,6 +260,7 @@ pub fn run_search(
     }
     .in_pool(&pool)
     .with_progress(&counter);
+    engine.use_pool(&pool)?;
     let start = Instant::now();
     let show = !options.no_progress && engine.reports();
     let result = progress::while_running(&counter, show, || runner(&config, &mut *engine));

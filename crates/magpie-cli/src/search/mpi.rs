@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use magpie_dist::{Cluster, DistError, DistOutcome, MpiTransport, RankStats};
+use magpie_dist::{by_name, Cluster, DistError, DistOutcome, MpiTransport, RankStats};
 use magpie_search::apps::clique::Graph;
 use magpie_search::apps::knapsack::{KnapsackInstance, Solution};
 use magpie_search::apps::semigroups::Semigroups;
@@ -27,6 +27,8 @@ pub fn launched_by_mpirun() -> bool {
 /// The ranks of this run, seen from this process.
 pub struct Ranks {
     cluster: Cluster<MpiTransport>,
+    /// The node-level victim policy's name (`--node-policy`).
+    node_policy: String,
 }
 
 /// MPI is initialized once per process.
@@ -34,14 +36,16 @@ static STARTED: OnceLock<()> = OnceLock::new();
 
 impl Ranks {
     /// Initializes MPI (once per process; call from the main thread, which then owns
-    /// all MPI calls).
-    pub fn start() -> Result<Self, SearchError> {
+    /// all MPI calls); the ranks will choose victims with the node policy called
+    /// `node_policy`.
+    pub fn start(node_policy: &str) -> Result<Self, SearchError> {
         if STARTED.set(()).is_err() {
             return Err(dist(DistError::MpiInit, 0));
         }
         let transport = MpiTransport::init().map_err(|e| dist(e, 0))?;
         Ok(Self {
             cluster: Cluster::new(transport),
+            node_policy: node_policy.to_string(),
         })
     }
 
@@ -103,6 +107,17 @@ fn describe(ranks: &[RankStats], policy: &str) -> Distributed {
 impl Engine for Ranks {
     fn reports(&self) -> bool {
         self.cluster.rank() == 0
+    }
+
+    fn use_pool(&mut self, pool: &magpie::ThreadPool) -> Result<(), SearchError> {
+        let policy = by_name(
+            &self.node_policy,
+            self.cluster.rank(),
+            pool.current_num_threads(),
+        )
+        .map_err(|e| SearchError::Usage(e.to_string()))?;
+        self.cluster.set_policy(policy);
+        Ok(())
     }
 
     fn input_failed(&mut self, error: SearchError) -> SearchError {

@@ -36,6 +36,11 @@ impl<N> DepthPool<N> {
         levels[depth].extend(nodes);
     }
 
+    /// How many nodes wait (a racy hint).
+    pub(super) fn len(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+
     /// The first node of the deepest level that has one.
     pub(super) fn pop_deepest(&self) -> Option<(N, usize)> {
         let mut levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());

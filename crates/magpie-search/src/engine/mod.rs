@@ -122,7 +122,15 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         for (node, depth) in nodes {
             remote.send(Box::new(node), depth);
         }
+        remote.stealable(pool.len());
         given
+    }
+
+    /// Tells the remote sink how many split-off nodes wait now.
+    fn report_stealable(&self, pool: &DepthPool<S::Node>) {
+        if let Some(remote) = self.remote {
+            remote.stealable(pool.len());
+        }
     }
 
     fn finish(&self, local: TaskLocal<K::Local>) {
@@ -248,6 +256,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
             // starts, or nothing if another process took it.
             let count = nodes.len();
             pool.push_all(depth, nodes);
+            self.report_stealable(pool);
             for _ in 0..count {
                 scope.spawn(move |scope| self.run_pooled(scope, pool));
             }
@@ -270,7 +279,9 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
 
     /// A token job: runs the deepest waiting node of `pool`, if any is left.
     fn run_pooled<'s>(&'s self, scope: &magpie::Scope<'s>, pool: &'s DepthPool<S::Node>) {
-        match pool.pop_deepest() {
+        let popped = pool.pop_deepest();
+        self.report_stealable(pool);
+        match popped {
             Some((node, depth)) => self.task(scope, node, depth, true),
             None => {
                 // Another process took the node this token stood for.

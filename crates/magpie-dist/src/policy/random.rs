@@ -1,23 +1,6 @@
-//! Which rank an idle rank asks for work: [`NodeVictimPolicy`], and the random policy
-//! (YewPar's default). Node-level policies that learn from replies plug in here.
+//! [`RandomVictim`]: a uniformly random other rank for every request.
 
-use std::time::Duration;
-
-/// Chooses the rank an idle rank sends its next steal request to.
-pub trait NodeVictimPolicy: Send {
-    /// A short name for reports (`random`, ...).
-    fn name(&self) -> &str;
-
-    /// The rank to ask next; `me` is the asking rank, `ranks >= 2` the world size.
-    /// Must not return `me`.
-    fn choose(&mut self, me: usize, ranks: usize) -> usize;
-
-    /// The reply from `victim` arrived after `latency`; `got_work` tells whether it
-    /// carried work. The default ignores it.
-    fn observe(&mut self, victim: usize, got_work: bool, latency: Duration) {
-        let _ = (victim, got_work, latency);
-    }
-}
+use super::NodeVictimPolicy;
 
 /// A uniformly random other rank for every request.
 #[derive(Debug)]

@@ -1,0 +1,135 @@
+//! Every node policy gives the exact answers on 1–4 in-process ranks, and the
+//! performance-driven policy aims at the rank that holds the work.
+
+mod common;
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{data, grid, on_ranks_with};
+use magpie_dist::wire::Message;
+use magpie_dist::{local_world, Cluster, LocalTransport, PerformanceDriven, RankLoad, Transport};
+use magpie_search::apps::{clique, knapsack, semigroups, uts};
+use magpie_search::SearchConfig;
+
+#[test]
+fn every_node_policy_is_exact() {
+    let graph = clique::read_dimacs(data("dimacs/brock200_2.clq")).unwrap();
+    let genus = semigroups::Semigroups::new(13).unwrap();
+    let tree: uts::UtsParams = "default".parse().unwrap();
+    let items = knapsack::read_knapsack(data("knapsack/knapsackTest1.kp")).unwrap();
+    for policy in ["depthpool", "performance"] {
+        grid(|name, ranks, threads, config| {
+            let at = format!("{policy}, {name}, {ranks} ranks x {threads} threads");
+            let best = on_ranks_with(policy, ranks, threads, config, |c, cfg| {
+                c.maximum_clique(&graph, cfg)
+            });
+            assert_eq!(best.answer.len(), 12, "{at}");
+            let counts = on_ranks_with(policy, ranks, threads, config, |c, cfg| {
+                c.count_by_genus(&genus, cfg)
+            });
+            assert_eq!(counts.answer[13], 1001, "{at}");
+            let summary = on_ranks_with(policy, ranks, threads, config, |c, cfg| {
+                c.uts_count(&tree, cfg)
+            });
+            assert_eq!(summary.answer.nodes, 1732, "{at}");
+            let packed = on_ranks_with(policy, ranks, threads, config, |c, cfg| {
+                c.knapsack(&items, cfg)
+            });
+            assert_eq!(packed.answer.profit.to_string(), "6925", "{at}");
+        });
+    }
+}
+
+type Msg = Message<semigroups::Semigroup, ()>;
+
+/// Receives the next message for a fake rank, if any (messages that are not for the
+/// test's `()` report type, such as the real rank's final report, come back as `None`
+/// payloads).
+fn poll(transport: &mut LocalTransport) -> Option<(usize, Option<Msg>)> {
+    let (from, bytes) = transport.try_receive()?;
+    Some((from, Msg::decode(&bytes).ok()))
+}
+
+#[test]
+fn the_performance_policy_targets_the_loaded_rank() {
+    // Rank 1 is real, with the performance-driven policy and nothing to do; ranks 0
+    // and 2 are played by this test. Rank 0 says it is busy with 100 subtrees to
+    // give; rank 2 that it is slow and has none. Both refuse every request, so rank 1
+    // keeps asking, and its policy keeps refreshing (assisted, after each refusal).
+    let mut world = local_world(3);
+    let real = world.remove(1);
+    let (mut fake0, mut fake2) = (world.remove(0), world.remove(0));
+    let loaded = RankLoad {
+        work_rate: 8.0,
+        stealable: 100,
+    };
+    let slow = RankLoad {
+        work_rate: 0.5,
+        stealable: 0,
+    };
+    let requests = thread::scope(|s| {
+        let rank1 = s.spawn(move || {
+            let pool = common::pool(1);
+            let config = SearchConfig::budget(10).in_pool(&pool);
+            let policy = Box::new(PerformanceDriven::new(5, 1));
+            let mut cluster = Cluster::new(real).with_policy(policy);
+            let space = semigroups::Semigroups::new(5).unwrap();
+            cluster.count_by_genus(&space, &config).map(|o| o.is_none())
+        });
+        // The start handshake, as rank 0.
+        loop {
+            if let Some((1, Some(Message::Ready(Ok(()))))) = poll(&mut fake0) {
+                break;
+            }
+            thread::yield_now();
+        }
+        fake0.send(1, Msg::Start(Ok(())).encode());
+        let mut requests = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while requests.len() < 40 && Instant::now() < deadline {
+            for (me, fake, load) in [(0, &mut fake0, loaded), (2, &mut fake2, slow)] {
+                while let Some((from, message)) = poll(fake) {
+                    match message {
+                        Some(Message::Probe) => fake.send(from, Msg::Load(load).encode()),
+                        Some(Message::StealRequest) => {
+                            requests.push(me);
+                            fake.send(from, Msg::Work(Vec::new()).encode());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            thread::yield_now();
+        }
+        // The end, as rank 0: `Done`, refuse what still comes, `Exit` on the report.
+        fake0.send(1, Msg::Done.encode());
+        'end: loop {
+            for (fake, other) in [(&mut fake0, false), (&mut fake2, true)] {
+                while let Some((from, message)) = poll(fake) {
+                    match message {
+                        Some(Message::StealRequest) => {
+                            fake.send(from, Msg::Work(Vec::new()).encode())
+                        }
+                        Some(Message::Probe | Message::Load(_)) => {}
+                        _ if !other => break 'end,
+                        _ => {}
+                    }
+                }
+            }
+            thread::yield_now();
+        }
+        fake0.send(1, Msg::Exit.encode());
+        assert!(rank1.join().unwrap().unwrap(), "only rank 0 reports");
+        requests
+    });
+    assert_eq!(requests.len(), 40, "rank 1 kept asking");
+    // The first requests may go out before the first refresh is complete.
+    let later = &requests[3..];
+    let at_loaded = later.iter().filter(|&&r| r == 0).count();
+    assert!(
+        at_loaded * 10 >= later.len() * 9,
+        "{at_loaded} of {} requests went to the loaded rank: {requests:?}",
+        later.len()
+    );
+}
