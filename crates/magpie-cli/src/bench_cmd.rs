@@ -66,8 +66,27 @@ enum BenchCommand {
     /// performance with the stolen percentage. Data from MAGPIE_DATA (default
     /// ../shared/data).
     Search(SearchBenchArgs),
+    /// Distribution overhead: 2 ranks x 1 thread vs 1 rank x 2 threads under mpirun
+    ///
+    /// Needs the MPI build (cargo build --release -p magpie-cli --features mpi) and
+    /// OpenMPI's mpirun. Semigroups genus 30, UTS T1 and max clique of G(300, 0.7)
+    /// (budget / depth-bounded), layouts alternated; target: two ranks >= 0.9x one
+    /// rank's speed; messages and bytes per stolen task. Not part of `bench all`.
+    Dist(DistBenchArgs),
     /// Run every registered benchmark (queue, twolock, poolexp, pool, search), each into OUT/<name>/
     All(AllArgs),
+}
+
+#[derive(Args, Debug)]
+struct DistBenchArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/dist")]
+    out: PathBuf,
+    /// The MPI build of magpie to run [default: this executable]
+    #[arg(long, value_name = "PATH")]
+    magpie: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -195,6 +214,20 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         BenchCommand::Search(a) => {
             let outcome = search::run(&a.common.options(a.out.clone()))?;
             print_outcome("search", &outcome);
+        }
+        BenchCommand::Dist(a) => {
+            let magpie = match &a.magpie {
+                Some(path) => path.clone(),
+                None => std::env::current_exe().map_err(|e| {
+                    BenchError::Invalid(format!("cannot find this executable: {e}"))
+                })?,
+            };
+            let options = magpie_bench::dist::DistOptions {
+                common: a.common.options(a.out.clone()),
+                magpie,
+            };
+            let outcome = magpie_bench::dist::run(&options)?;
+            print_outcome("dist", &outcome);
         }
         BenchCommand::All(a) => {
             for b in registry::benchmarks() {

@@ -14,6 +14,7 @@ use crate::apps::DistResult;
 use crate::driver::{agree, run_rank, RankReport};
 use crate::error::DistError;
 use crate::global::{GlobalIncumbent, GlobalStop, NoGlobal};
+use crate::link::Link;
 use crate::policy::{NodeVictimPolicy, RandomVictim};
 use crate::stats::RankStats;
 use crate::transport::Transport;
@@ -105,6 +106,7 @@ impl<T: Transport> Cluster<T> {
         E: Enumerator<S>,
         E::Summary: Serialize + DeserializeOwned,
     {
+        let ranks = self.size();
         let reports = run_rank(
             &mut self.transport,
             &mut *self.policy,
@@ -113,10 +115,7 @@ impl<T: Transport> Cluster<T> {
             vec![(space.root(), 0)],
             E::Summary::default(),
             |total: &mut E::Summary, roots, link| {
-                let config = SearchConfig {
-                    remote: Some(link),
-                    ..*config
-                };
+                let config = with_link(config, link, ranks);
                 let outcome = enumerate_subtrees(space, enumerator, &config, roots);
                 total.combine(outcome.answer);
                 outcome.stats
@@ -145,6 +144,7 @@ impl<T: Transport> Cluster<T> {
     {
         let (node, value) = initial;
         let incumbent = GlobalIncumbent::new(node, value);
+        let ranks = self.size();
         let reports = run_rank(
             &mut self.transport,
             &mut *self.policy,
@@ -153,10 +153,7 @@ impl<T: Transport> Cluster<T> {
             vec![(space.root(), 0)],
             (),
             |_: &mut (), roots, link| {
-                let config = SearchConfig {
-                    remote: Some(link),
-                    ..*config
-                };
+                let config = with_link(config, link, ranks);
                 optimise_subtrees(space, &config, &incumbent, roots)
             },
             |()| {
@@ -194,6 +191,7 @@ impl<T: Transport> Cluster<T> {
         S::Node: Clone + Serialize + DeserializeOwned,
     {
         let stop = GlobalStop::default();
+        let ranks = self.size();
         let reports = run_rank(
             &mut self.transport,
             &mut *self.policy,
@@ -202,10 +200,7 @@ impl<T: Transport> Cluster<T> {
             vec![(space.root(), 0)],
             None,
             |found: &mut Option<S::Node>, roots, link| {
-                let config = SearchConfig {
-                    remote: Some(link),
-                    ..*config
-                };
+                let config = with_link(config, link, ranks);
                 let outcome = decide_subtrees(space, target, &config, &stop, roots);
                 if found.is_none() {
                     *found = outcome.answer;
@@ -223,6 +218,19 @@ impl<T: Transport> Cluster<T> {
             });
             outcome(witness, ranks, config)
         }))
+    }
+}
+
+/// `config` with `link` as its remote sink, unless this rank is alone (then the run is
+/// the single-process engine's, without a depth pool to keep for thieves).
+fn with_link<'c, N: Send + 'static>(
+    config: &SearchConfig<'c>,
+    link: &'c Link<N>,
+    ranks: usize,
+) -> SearchConfig<'c> {
+    SearchConfig {
+        remote: (ranks > 1).then_some(link as &dyn magpie_search::RemoteSink),
+        ..*config
     }
 }
 

@@ -1,0 +1,415 @@
+//! Overhead of distribution: `magpie bench dist`.
+//!
+//! The same search on 2 ranks × 1 thread and on 1 rank × 2 threads, both under
+//! `mpirun --bind-to none` (Open MPI binds each rank to one core by default when
+//! there are at most two, which would put both threads of the single rank on one core)
+//! with the MPI build of `magpie`, so both pay the same start-up (which the search's
+//! own clock leaves out anyway), alternated within every repetition.
+//! Workloads: numerical semigroups genus 30 (budget 1000), UTS T1 (budget 1000) and
+//! maximum clique of a random graph G(300, 0.7) (seed 7, written to the output folder
+//! as DIMACS; depth-bounded, spawn depth 2), which takes 2–3 s here. Target: the two
+//! ranks run at ≥ 0.9× the single rank's speed (ratio of median times). Reported with
+//! it: messages and bytes sent per stolen task (all messages of the run, and the work
+//! replies alone), and the idle ranks' CPU. Every run's answer must equal the others'.
+//! `--quick` uses genus 24, a UTS tree of ~100k nodes and G(150, 0.8), 3 repetitions.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use plotters::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::stats::{ratio_of_medians, Summary};
+use crate::{output, BenchError, Outcome, RunOptions, TargetCheck};
+
+/// `magpie bench dist`'s options.
+#[derive(Clone, Debug)]
+pub struct DistOptions {
+    /// Quick mode, repetitions, output folder.
+    pub common: RunOptions,
+    /// The MPI build of `magpie` to start under `mpirun`.
+    pub magpie: PathBuf,
+}
+
+/// A run layout: ranks × threads per rank.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    name: &'static str,
+    ranks: usize,
+    threads: usize,
+}
+
+const LAYOUTS: [Layout; 2] = [
+    Layout {
+        name: "1 rank x 2 threads",
+        ranks: 1,
+        threads: 2,
+    },
+    Layout {
+        name: "2 ranks x 1 thread",
+        ranks: 2,
+        threads: 1,
+    },
+];
+
+/// The target: two ranks at least this fraction of one rank's speed.
+const TARGET: f64 = 0.9;
+
+/// One measured run (a row of `dist_runs.csv`).
+#[derive(Debug, Serialize)]
+struct Run {
+    workload: String,
+    layout: &'static str,
+    rep: usize,
+    seconds: f64,
+    nodes: u64,
+    steals: u64,
+    messages: u64,
+    bytes: u64,
+    work_bytes: u64,
+    idle_seconds: f64,
+    idle_cpu_seconds: f64,
+}
+
+/// One workload's summary (a row of `dist_summary.csv`).
+#[derive(Debug, Serialize)]
+struct Row {
+    workload: String,
+    one_rank_median_s: f64,
+    one_rank_min_s: f64,
+    one_rank_max_s: f64,
+    two_ranks_median_s: f64,
+    two_ranks_min_s: f64,
+    two_ranks_max_s: f64,
+    speed_ratio: f64,
+    messages_per_steal: f64,
+    bytes_per_steal: f64,
+    work_bytes_per_steal: f64,
+    idle_cpu_percent: f64,
+}
+
+fn workloads(quick: bool, out: &Path) -> Result<Vec<(String, Vec<String>)>, BenchError> {
+    let (genus, tree, (n, p)) = if quick {
+        ("24", "t=1,a=3,d=9,b=4,r=19", (150, 0.8))
+    } else {
+        ("30", "T1", (300, 0.7))
+    };
+    let graph = write_random_graph(out, n, p, 7)?;
+    let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    Ok(vec![
+        (
+            format!("NS genus {genus}"),
+            args(&[
+                "semigroups",
+                "-g",
+                genus,
+                "--skeleton",
+                "budget",
+                "-b",
+                "1000",
+            ]),
+        ),
+        (
+            format!("UTS {tree}"),
+            args(&["uts", tree, "--skeleton", "budget", "-b", "1000"]),
+        ),
+        (
+            format!("clique G({n},{p})"),
+            args(&["clique", &graph, "--skeleton", "depth-bounded", "-d", "2"]),
+        ),
+    ])
+}
+
+/// Writes G(n, p) (each edge present with probability `p`, from `seed`) as DIMACS.
+fn write_random_graph(out: &Path, n: usize, p: f64, seed: u64) -> Result<String, BenchError> {
+    let mut rng = magpie::Rng::new(seed);
+    let mut edges = String::new();
+    let mut count = 0;
+    for u in 1..=n {
+        for v in u + 1..=n {
+            if (rng.next_bits() >> 11) as f64 / (1u64 << 53) as f64 > p {
+                continue;
+            }
+            let _ = writeln!(edges, "e {u} {v}");
+            count += 1;
+        }
+    }
+    let name = format!("random_{n}_{}.clq", (p * 100.0).round());
+    let text = format!("c G({n}, {p}), seed {seed}\np edge {n} {count}\n{edges}");
+    Ok(output::write_file(out, &name, &text)?.display().to_string())
+}
+
+/// Runs `magpie search ARGS` in `layout` and reads its JSON record.
+fn measure(options: &DistOptions, layout: Layout, args: &[String]) -> Result<Value, BenchError> {
+    let output = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-n"])
+        .arg(layout.ranks.to_string())
+        .arg(&options.magpie)
+        .arg("search")
+        .args(args)
+        .args([
+            "--threads",
+            &layout.threads.to_string(),
+            "--json",
+            "--no-progress",
+        ])
+        .output()
+        .map_err(|e| BenchError::Invalid(format!("cannot start mpirun: {e}")))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(BenchError::Worker(format!(
+            "mpirun {} {args:?}: {}\n{}",
+            layout.name,
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )));
+    }
+    let record = stdout
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .ok_or_else(|| BenchError::Worker(format!("no JSON record from {args:?}: {stdout}")))?;
+    serde_json::from_str(record).map_err(|e| BenchError::Worker(format!("bad JSON: {e}")))
+}
+
+fn number(record: &Value, path: &[&str]) -> f64 {
+    path.iter()
+        .fold(record, |v, key| &v[*key])
+        .as_f64()
+        .unwrap_or(0.0)
+}
+
+/// Runs the benchmark: every workload, layouts alternated within each repetition.
+pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
+    let out = &options.common.out_dir;
+    output::prepare_dir(out)?;
+    if !options.magpie.exists() {
+        return Err(BenchError::Invalid(format!(
+            "{} not found: build it with cargo build --release -p magpie-cli --features mpi",
+            options.magpie.display()
+        )));
+    }
+    let reps = options
+        .common
+        .reps
+        .unwrap_or(if options.common.quick { 3 } else { 11 });
+    let mut runs = Vec::new();
+    let mut outcome = Outcome::default();
+    let mut rows = Vec::new();
+    for (workload, args) in workloads(options.common.quick, out)? {
+        let mut answer: Option<Value> = None;
+        let mut seconds: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        for rep in 0..reps {
+            // Alternate which layout goes first.
+            for i in [rep % 2, 1 - rep % 2] {
+                let layout = LAYOUTS[i];
+                let record = measure(options, layout, &args)?;
+                // A clique's vertices may differ between runs; its size may not.
+                let exact = match record["answer"].get("size") {
+                    Some(size) => size.clone(),
+                    None => record["answer"].clone(),
+                };
+                match &answer {
+                    None => answer = Some(exact),
+                    Some(a) if *a != exact => {
+                        return Err(BenchError::Worker(format!(
+                            "{workload}: answers differ: {a} and {exact}"
+                        )))
+                    }
+                    Some(_) => {}
+                }
+                let total = &record["stats"]["ranks"]["total"];
+                let run = Run {
+                    workload: workload.clone(),
+                    layout: layout.name,
+                    rep,
+                    seconds: number(&record, &["stats", "seconds"]),
+                    nodes: number(&record, &["stats", "nodes_expanded"]) as u64,
+                    steals: number(total, &["steals_succeeded"]) as u64,
+                    messages: number(total, &["messages_sent"]) as u64,
+                    bytes: number(total, &["bytes_sent"]) as u64,
+                    work_bytes: number(total, &["work_bytes_sent"]) as u64,
+                    idle_seconds: number(total, &["idle_seconds"]),
+                    idle_cpu_seconds: number(total, &["idle_cpu_seconds"]),
+                };
+                eprintln!(
+                    "  {workload}, {}, rep {rep}: {:.3}s, {} steals",
+                    layout.name, run.seconds, run.steals
+                );
+                seconds[i].push(run.seconds);
+                runs.push(run);
+            }
+        }
+        let one = Summary::of(&seconds[0]).ok_or_else(|| BenchError::Invalid("no runs".into()))?;
+        let two = Summary::of(&seconds[1]).ok_or_else(|| BenchError::Invalid("no runs".into()))?;
+        // Speed ratio: one rank's time over two ranks' (> 1: two ranks faster).
+        let ratio = ratio_of_medians(&one, &two).unwrap_or(0.0);
+        let distributed: Vec<&Run> = runs
+            .iter()
+            .filter(|r| r.workload == workload && r.layout == LAYOUTS[1].name)
+            .collect();
+        let sum = |f: &dyn Fn(&Run) -> f64| distributed.iter().map(|r| f(r)).sum::<f64>();
+        let steals = sum(&|r| r.steals as f64).max(1.0);
+        let idle = sum(&|r| r.idle_seconds);
+        rows.push(Row {
+            workload: workload.clone(),
+            one_rank_median_s: one.median,
+            one_rank_min_s: one.min,
+            one_rank_max_s: one.max,
+            two_ranks_median_s: two.median,
+            two_ranks_min_s: two.min,
+            two_ranks_max_s: two.max,
+            speed_ratio: ratio,
+            messages_per_steal: sum(&|r| r.messages as f64) / steals,
+            bytes_per_steal: sum(&|r| r.bytes as f64) / steals,
+            work_bytes_per_steal: sum(&|r| r.work_bytes as f64) / steals,
+            idle_cpu_percent: if idle > 0.0 {
+                100.0 * sum(&|r| r.idle_cpu_seconds) / idle
+            } else {
+                0.0
+            },
+        });
+        outcome.targets.push(TargetCheck {
+            name: format!("{workload}: 2 ranks x 1 thread >= {TARGET}x 1 rank x 2 threads"),
+            measured: Some(ratio),
+            threshold: TARGET,
+        });
+    }
+    outcome.files.push(write_csv(out, "dist_runs.csv", &runs)?);
+    outcome
+        .files
+        .push(write_csv(out, "dist_summary.csv", &rows)?);
+    outcome.files.push(plot(out, &rows)?);
+    let report = report(&rows, reps);
+    print!("{report}");
+    outcome
+        .files
+        .push(output::write_file(out, "dist_report.txt", &report)?);
+    Ok(outcome)
+}
+
+fn write_csv<T: Serialize>(out: &Path, name: &str, rows: &[T]) -> Result<PathBuf, BenchError> {
+    let path = out.join(name);
+    let io = |source: std::io::Error| BenchError::Io {
+        what: "write",
+        path: path.clone(),
+        source,
+    };
+    let mut writer = csv::Writer::from_path(&path).map_err(|e| io(e.into()))?;
+    for row in rows {
+        writer.serialize(row).map_err(|e| io(e.into()))?;
+    }
+    writer.flush().map_err(io)?;
+    Ok(path)
+}
+
+fn report(rows: &[Row], reps: usize) -> String {
+    let mut text = format!(
+        "distribution overhead, {reps} repetitions per layout (median s [min..max])\n\
+         {:<24} {:>22} {:>22} {:>7} {:>9} {:>9} {:>9} {:>7}\n",
+        "workload",
+        "1 rank x 2 threads",
+        "2 ranks x 1 thread",
+        "ratio",
+        "msg/steal",
+        "B/steal",
+        "workB/st",
+        "idleCPU"
+    );
+    for r in rows {
+        let verdict = if r.speed_ratio >= TARGET {
+            "PASS"
+        } else {
+            "MISS"
+        };
+        let _ = writeln!(
+            text,
+            "{:<24} {:>7.3} [{:.3}..{:.3}] {:>7.3} [{:.3}..{:.3}] {:>6.2} {verdict} {:>5.1} {:>9.0} {:>9.0} {:>6.1}%",
+            r.workload,
+            r.one_rank_median_s,
+            r.one_rank_min_s,
+            r.one_rank_max_s,
+            r.two_ranks_median_s,
+            r.two_ranks_min_s,
+            r.two_ranks_max_s,
+            r.speed_ratio,
+            r.messages_per_steal,
+            r.bytes_per_steal,
+            r.work_bytes_per_steal,
+            r.idle_cpu_percent
+        );
+    }
+    text
+}
+
+/// Median seconds per workload and layout, with min–max whiskers.
+fn plot(out: &Path, rows: &[Row]) -> Result<PathBuf, BenchError> {
+    let path = out.join("dist.svg");
+    let draw = || -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::new(&path, (720, 420)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let top = rows
+            .iter()
+            .map(|r| r.one_rank_max_s.max(r.two_ranks_max_s))
+            .fold(0.0, f64::max)
+            * 1.15;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "distribution overhead: median search time",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..rows.len() as f64, 0.0..top.max(1e-3))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(rows.len() * 2 + 1)
+            .x_label_formatter(&|x| {
+                let i = x.floor() as usize;
+                match rows.get(i) {
+                    Some(r) if (x - i as f64 - 0.5).abs() < 0.26 => r.workload.clone(),
+                    _ => String::new(),
+                }
+            })
+            .y_desc("seconds")
+            .draw()?;
+        for (k, colour) in [BLUE, RED].into_iter().enumerate() {
+            let bars = rows.iter().enumerate().map(|(i, r)| {
+                let median = if k == 0 {
+                    r.one_rank_median_s
+                } else {
+                    r.two_ranks_median_s
+                };
+                let x0 = i as f64 + 0.1 + 0.4 * k as f64;
+                Rectangle::new([(x0, 0.0), (x0 + 0.35, median)], colour.mix(0.7).filled())
+            });
+            chart
+                .draw_series(bars)?
+                .label(LAYOUTS[k].name)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
+                });
+            chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
+                let (lo, hi) = if k == 0 {
+                    (r.one_rank_min_s, r.one_rank_max_s)
+                } else {
+                    (r.two_ranks_min_s, r.two_ranks_max_s)
+                };
+                let x = i as f64 + 0.275 + 0.4 * k as f64;
+                PathElement::new(vec![(x, lo), (x, hi)], BLACK.stroke_width(1))
+            }))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    };
+    draw().map_err(|e| BenchError::Worker(format!("cannot draw {}: {e}", path.display())))?;
+    Ok(path)
+}
