@@ -15,14 +15,13 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use plotters::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::stats::{ratio_of_medians, Summary};
-use crate::{output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
 
 /// `magpie bench dist`'s options.
 #[derive(Clone, Debug)]
@@ -141,55 +140,11 @@ fn write_random_graph(out: &Path, n: usize, p: f64, seed: u64) -> Result<String,
     Ok(output::write_file(out, &name, &text)?.display().to_string())
 }
 
-/// Runs `magpie search ARGS` in `layout` and reads its JSON record.
-fn measure(options: &DistOptions, layout: Layout, args: &[String]) -> Result<Value, BenchError> {
-    let output = Command::new("mpirun")
-        .args(["--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-n"])
-        .arg(layout.ranks.to_string())
-        .arg(&options.magpie)
-        .arg("search")
-        .args(args)
-        .args([
-            "--threads",
-            &layout.threads.to_string(),
-            "--json",
-            "--no-progress",
-        ])
-        .output()
-        .map_err(|e| BenchError::Invalid(format!("cannot start mpirun: {e}")))?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    if !output.status.success() {
-        return Err(BenchError::Worker(format!(
-            "mpirun {} {args:?}: {}\n{}",
-            layout.name,
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        )));
-    }
-    let record = stdout
-        .lines()
-        .find(|l| l.starts_with('{'))
-        .ok_or_else(|| BenchError::Worker(format!("no JSON record from {args:?}: {stdout}")))?;
-    serde_json::from_str(record).map_err(|e| BenchError::Worker(format!("bad JSON: {e}")))
-}
-
-fn number(record: &Value, path: &[&str]) -> f64 {
-    path.iter()
-        .fold(record, |v, key| &v[*key])
-        .as_f64()
-        .unwrap_or(0.0)
-}
-
 /// Runs the benchmark: every workload, layouts alternated within each repetition.
 pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
     let out = &options.common.out_dir;
     output::prepare_dir(out)?;
-    if !options.magpie.exists() {
-        return Err(BenchError::Invalid(format!(
-            "{} not found: build it with cargo build --release -p magpie-cli --features mpi",
-            options.magpie.display()
-        )));
-    }
+    mpirun::check_binary(&options.magpie)?;
     let reps = options
         .common
         .reps
@@ -204,12 +159,8 @@ pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
             // Alternate which layout goes first.
             for i in [rep % 2, 1 - rep % 2] {
                 let layout = LAYOUTS[i];
-                let record = measure(options, layout, &args)?;
-                // A clique's vertices may differ between runs; its size may not.
-                let exact = match record["answer"].get("size") {
-                    Some(size) => size.clone(),
-                    None => record["answer"].clone(),
-                };
+                let record = mpirun::search(&options.magpie, layout.ranks, layout.threads, &args)?;
+                let exact = mpirun::exact_answer(&record);
                 match &answer {
                     None => answer = Some(exact),
                     Some(a) if *a != exact => {
@@ -224,14 +175,14 @@ pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
                     workload: workload.clone(),
                     layout: layout.name,
                     rep,
-                    seconds: number(&record, &["stats", "seconds"]),
-                    nodes: number(&record, &["stats", "nodes_expanded"]) as u64,
-                    steals: number(total, &["steals_succeeded"]) as u64,
-                    messages: number(total, &["messages_sent"]) as u64,
-                    bytes: number(total, &["bytes_sent"]) as u64,
-                    work_bytes: number(total, &["work_bytes_sent"]) as u64,
-                    idle_seconds: number(total, &["idle_seconds"]),
-                    idle_cpu_seconds: number(total, &["idle_cpu_seconds"]),
+                    seconds: mpirun::number(&record, &["stats", "seconds"]),
+                    nodes: mpirun::number(&record, &["stats", "nodes_expanded"]) as u64,
+                    steals: mpirun::number(total, &["steals_succeeded"]) as u64,
+                    messages: mpirun::number(total, &["messages_sent"]) as u64,
+                    bytes: mpirun::number(total, &["bytes_sent"]) as u64,
+                    work_bytes: mpirun::number(total, &["work_bytes_sent"]) as u64,
+                    idle_seconds: mpirun::number(total, &["idle_seconds"]),
+                    idle_cpu_seconds: mpirun::number(total, &["idle_cpu_seconds"]),
                 };
                 eprintln!(
                     "  {workload}, {}, rep {rep}: {:.3}s, {} steals",
@@ -276,10 +227,12 @@ pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
             threshold: TARGET,
         });
     }
-    outcome.files.push(write_csv(out, "dist_runs.csv", &runs)?);
     outcome
         .files
-        .push(write_csv(out, "dist_summary.csv", &rows)?);
+        .push(mpirun::write_csv(out, "dist_runs.csv", &runs)?);
+    outcome
+        .files
+        .push(mpirun::write_csv(out, "dist_summary.csv", &rows)?);
     outcome.files.push(plot(out, &rows)?);
     let report = report(&rows, reps);
     print!("{report}");
@@ -287,21 +240,6 @@ pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
         .files
         .push(output::write_file(out, "dist_report.txt", &report)?);
     Ok(outcome)
-}
-
-fn write_csv<T: Serialize>(out: &Path, name: &str, rows: &[T]) -> Result<PathBuf, BenchError> {
-    let path = out.join(name);
-    let io = |source: std::io::Error| BenchError::Io {
-        what: "write",
-        path: path.clone(),
-        source,
-    };
-    let mut writer = csv::Writer::from_path(&path).map_err(|e| io(e.into()))?;
-    for row in rows {
-        writer.serialize(row).map_err(|e| io(e.into()))?;
-    }
-    writer.flush().map_err(io)?;
-    Ok(path)
 }
 
 fn report(rows: &[Row], reps: usize) -> String {

@@ -4,13 +4,15 @@
 //! or a sequential bound on the same workload, with repetitions and spread. This crate
 //! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`affinity`]) and
 //! the experiments themselves ([`queue`], [`twolock`], [`pool`], [`poolexp`], [`search`],
-//! and [`dist`], which runs the MPI build under `mpirun`),
+//! and [`dist`] and [`nodepolicy`], which run the MPI build under `mpirun`),
 //! listed in a [`registry`] so the command line
 //! can run one benchmark by name or all of them.
 
 pub mod affinity;
 pub mod csv;
 pub mod dist;
+pub mod mpirun;
+pub mod nodepolicy;
 pub mod order;
 pub mod output;
 pub mod pool;

@@ -73,17 +73,27 @@ enum BenchCommand {
     /// (budget / depth-bounded), layouts alternated; target: two ranks >= 0.9x one
     /// rank's speed; messages and bytes per stolen task. Not part of `bench all`.
     Dist(DistBenchArgs),
+    /// Node-level victim policies (random, depthpool, performance), YewPar thesis §4
+    ///
+    /// Needs the MPI build and mpirun. Max clique brock200_1 (depth-bounded d=2) and
+    /// semigroups genus 34 (budget 10^6) on 2, 4 and 8 ranks of one thread, balanced and
+    /// with the odd ranks 3x slower; policies alternated, 10 runs each; mean, spread,
+    /// eq. 4.1 speedup % of performance over depthpool, eq. 4.2 max-difference %.
+    /// Data from MAGPIE_DATA (default ../shared/data). Not part of `bench all`.
+    Nodepolicy(DistBenchArgs),
     /// Run every registered benchmark (queue, twolock, poolexp, pool, search), each into OUT/<name>/
     All(AllArgs),
 }
 
+/// The flags of the benchmarks that run the MPI build under mpirun.
 #[derive(Args, Debug)]
 struct DistBenchArgs {
     #[command(flatten)]
     common: CommonArgs,
-    /// Directory for CSV, SVG and report (created if missing)
-    #[arg(long, value_name = "DIR", default_value = "bench-results/dist")]
-    out: PathBuf,
+    /// Directory for CSV, SVG and report (created if missing) [default:
+    /// bench-results/<benchmark>]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// The MPI build of magpie to run [default: this executable]
     #[arg(long, value_name = "PATH")]
     magpie: Option<PathBuf>,
@@ -164,6 +174,24 @@ enum OnlyArg {
     Thief,
 }
 
+impl DistBenchArgs {
+    /// `--out`, or `bench-results/<name>`.
+    fn out_or(&self, name: &str) -> PathBuf {
+        self.out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("bench-results").join(name))
+    }
+
+    /// The MPI build to run: `--magpie`, or this executable.
+    fn magpie_path(&self) -> Result<PathBuf, BenchError> {
+        match &self.magpie {
+            Some(path) => Ok(path.clone()),
+            None => std::env::current_exe()
+                .map_err(|e| BenchError::Invalid(format!("cannot find this executable: {e}"))),
+        }
+    }
+}
+
 impl CommonArgs {
     fn options(&self, out_dir: PathBuf) -> RunOptions {
         RunOptions {
@@ -216,18 +244,22 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
             print_outcome("search", &outcome);
         }
         BenchCommand::Dist(a) => {
-            let magpie = match &a.magpie {
-                Some(path) => path.clone(),
-                None => std::env::current_exe().map_err(|e| {
-                    BenchError::Invalid(format!("cannot find this executable: {e}"))
-                })?,
-            };
             let options = magpie_bench::dist::DistOptions {
-                common: a.common.options(a.out.clone()),
-                magpie,
+                common: a.common.options(a.out_or("dist")),
+                magpie: a.magpie_path()?,
             };
             let outcome = magpie_bench::dist::run(&options)?;
             print_outcome("dist", &outcome);
+        }
+        BenchCommand::Nodepolicy(a) => {
+            let options = magpie_bench::nodepolicy::NodePolicyOptions {
+                common: a.common.options(a.out_or("nodepolicy")),
+                magpie: a.magpie_path()?,
+                data: std::env::var_os("MAGPIE_DATA")
+                    .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from),
+            };
+            let outcome = magpie_bench::nodepolicy::run(&options)?;
+            print_outcome("nodepolicy", &outcome);
         }
         BenchCommand::All(a) => {
             for b in registry::benchmarks() {

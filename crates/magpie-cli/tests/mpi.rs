@@ -27,7 +27,13 @@ fn data(relative: &str) -> String {
 fn mpirun(ranks: usize) -> Command {
     let mut command = Command::new("mpirun");
     command
-        .args(["--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-n"])
+        .args([
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "--bind-to",
+            "none",
+            "-n",
+        ])
         .arg(ranks.to_string());
     command
 }

@@ -16,6 +16,7 @@ use crate::error::DistError;
 use crate::global::{GlobalIncumbent, GlobalStop, NoGlobal};
 use crate::link::Link;
 use crate::policy::{NodeVictimPolicy, RandomVictim};
+use crate::slowdown::{Slowed, SlowedEnumerator};
 use crate::stats::RankStats;
 use crate::transport::Transport;
 
@@ -34,6 +35,8 @@ pub struct DistOutcome<T> {
 pub struct Cluster<T: Transport> {
     transport: T,
     policy: Box<dyn NodeVictimPolicy>,
+    /// This rank is slowed down by this factor (see [`Slowed`]).
+    slowdown: Option<f64>,
 }
 
 impl<T: Transport> std::fmt::Debug for Cluster<T> {
@@ -53,7 +56,14 @@ impl<T: Transport> Cluster<T> {
         Self {
             transport,
             policy: Box::new(RandomVictim::new(seed)),
+            slowdown: None,
         }
+    }
+
+    /// Makes this rank `factor` times slower at generating children (for experiments
+    /// with imbalanced ranks; see [`Slowed`]). `None` or 1 runs at full speed.
+    pub fn set_slowdown(&mut self, factor: Option<f64>) {
+        self.slowdown = factor.filter(|&f| f > 1.0);
     }
 
     /// The same cluster choosing victims with `policy`.
@@ -106,6 +116,28 @@ impl<T: Transport> Cluster<T> {
         E: Enumerator<S>,
         E::Summary: Serialize + DeserializeOwned,
     {
+        match self.slowdown {
+            Some(factor) => self.enumerate_here(
+                &Slowed::new(space, factor),
+                &SlowedEnumerator(enumerator),
+                config,
+            ),
+            None => self.enumerate_here(space, enumerator, config),
+        }
+    }
+
+    fn enumerate_here<S, E>(
+        &mut self,
+        space: &S,
+        enumerator: &E,
+        config: &SearchConfig<'_>,
+    ) -> DistResult<E::Summary>
+    where
+        S: SearchSpace,
+        S::Node: Serialize + DeserializeOwned,
+        E: Enumerator<S>,
+        E::Summary: Serialize + DeserializeOwned,
+    {
         let ranks = self.size();
         let reports = run_rank(
             &mut self.transport,
@@ -133,6 +165,22 @@ impl<T: Transport> Cluster<T> {
     /// `initial` (node and value) on every rank: better values are broadcast as they
     /// are found, and rank 0 gets the best node of all.
     pub fn optimise<S>(
+        &mut self,
+        space: &S,
+        initial: (S::Node, S::Value),
+        config: &SearchConfig<'_>,
+    ) -> DistResult<Best<S::Node, S::Value>>
+    where
+        S: Bounded,
+        S::Node: Clone + Serialize + DeserializeOwned,
+    {
+        match self.slowdown {
+            Some(factor) => self.optimise_here(&Slowed::new(space, factor), initial, config),
+            None => self.optimise_here(space, initial, config),
+        }
+    }
+
+    fn optimise_here<S>(
         &mut self,
         space: &S,
         initial: (S::Node, S::Value),
@@ -181,6 +229,22 @@ impl<T: Transport> Cluster<T> {
     /// reaching `target` stops all of them; rank 0 gets a witness (the one of the
     /// lowest rank that found one).
     pub fn decide<S>(
+        &mut self,
+        space: &S,
+        target: S::Value,
+        config: &SearchConfig<'_>,
+    ) -> DistResult<Option<S::Node>>
+    where
+        S: Bounded,
+        S::Node: Clone + Serialize + DeserializeOwned,
+    {
+        match self.slowdown {
+            Some(factor) => self.decide_here(&Slowed::new(space, factor), target, config),
+            None => self.decide_here(space, target, config),
+        }
+    }
+
+    fn decide_here<S>(
         &mut self,
         space: &S,
         target: S::Value,

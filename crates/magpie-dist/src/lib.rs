@@ -44,6 +44,7 @@ mod global;
 mod link;
 mod load;
 pub mod policy;
+pub mod slowdown;
 mod stats;
 pub mod termination;
 mod transport;

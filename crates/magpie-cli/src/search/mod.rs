@@ -110,6 +110,21 @@ pub struct SearchOptions {
     #[arg(long, value_name = "NAME", default_value = "random",
           value_parser = clap::builder::PossibleValuesParser::new(magpie_dist::policy::NAMES))]
     node_policy: String,
+    /// Ranks of a run under mpirun made slower on purpose (experiments with imbalanced
+    /// ranks), e.g. 1,3; see --slowdown
+    #[cfg(feature = "mpi")]
+    #[arg(
+        long,
+        value_name = "RANKS",
+        value_delimiter = ',',
+        requires = "slowdown"
+    )]
+    slow_ranks: Vec<usize>,
+    /// How many times slower the --slow-ranks generate children (they spin for the
+    /// difference)
+    #[cfg(feature = "mpi")]
+    #[arg(long, value_name = "FACTOR", requires = "slow_ranks")]
+    slowdown: Option<f64>,
     /// Print one JSON record instead of text
     #[arg(long)]
     json: bool,
@@ -130,6 +145,10 @@ impl Default for SearchOptions {
             policy: "random".into(),
             #[cfg(feature = "mpi")]
             node_policy: "random".into(),
+            #[cfg(feature = "mpi")]
+            slow_ranks: Vec::new(),
+            #[cfg(feature = "mpi")]
+            slowdown: None,
             json: false,
             no_progress: false,
         }
@@ -208,7 +227,11 @@ pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
     };
     #[cfg(feature = "mpi")]
     let mut engine: Box<dyn engine::Engine> = if mpi::launched_by_mpirun() {
-        Box::new(mpi::Ranks::start(&options.node_policy)?)
+        Box::new(mpi::Ranks::start(
+            &options.node_policy,
+            &options.slow_ranks,
+            options.slowdown,
+        )?)
     } else {
         Box::new(engine::Local)
     };

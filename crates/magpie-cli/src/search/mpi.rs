@@ -37,14 +37,27 @@ static STARTED: OnceLock<()> = OnceLock::new();
 impl Ranks {
     /// Initializes MPI (once per process; call from the main thread, which then owns
     /// all MPI calls); the ranks will choose victims with the node policy called
-    /// `node_policy`.
-    pub fn start(node_policy: &str) -> Result<Self, SearchError> {
+    /// `node_policy`, and the ranks in `slow_ranks` run `slowdown` times slower.
+    pub fn start(
+        node_policy: &str,
+        slow_ranks: &[usize],
+        slowdown: Option<f64>,
+    ) -> Result<Self, SearchError> {
+        if slowdown.is_some_and(|f| !(f >= 1.0 && f.is_finite())) {
+            return Err(SearchError::Usage(
+                "--slowdown must be a factor >= 1".into(),
+            ));
+        }
         if STARTED.set(()).is_err() {
             return Err(dist(DistError::MpiInit, 0));
         }
         let transport = MpiTransport::init().map_err(|e| dist(e, 0))?;
+        let mut cluster = Cluster::new(transport);
+        if slow_ranks.contains(&cluster.rank()) {
+            cluster.set_slowdown(slowdown);
+        }
         Ok(Self {
-            cluster: Cluster::new(transport),
+            cluster,
             node_policy: node_policy.to_string(),
         })
     }

@@ -1,0 +1,93 @@
+//! Running the MPI build of `magpie` under `mpirun` for the distributed benchmarks
+//! ([`dist`](crate::dist), [`nodepolicy`](crate::nodepolicy)), and writing their rows.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::BenchError;
+
+/// `magpie search ARGS --threads THREADS --json` on `ranks` ranks under `mpirun
+/// --bind-to none` (Open MPI binds each of up to two ranks to one core by default,
+/// which would put all threads of a rank on one core); its JSON record.
+pub fn search(
+    magpie: &Path,
+    ranks: usize,
+    threads: usize,
+    args: &[String],
+) -> Result<Value, BenchError> {
+    let output = Command::new("mpirun")
+        .args([
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "--bind-to",
+            "none",
+            "-n",
+        ])
+        .arg(ranks.to_string())
+        .arg(magpie)
+        .arg("search")
+        .args(args)
+        .args(["--threads", &threads.to_string(), "--json", "--no-progress"])
+        .output()
+        .map_err(|e| BenchError::Invalid(format!("cannot start mpirun: {e}")))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(BenchError::Worker(format!(
+            "mpirun -n {ranks} {args:?}: {}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )));
+    }
+    let record = stdout
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .ok_or_else(|| BenchError::Worker(format!("no JSON record from {args:?}: {stdout}")))?;
+    serde_json::from_str(record).map_err(|e| BenchError::Worker(format!("bad JSON: {e}")))
+}
+
+/// The number at `path` in `record` (0 if absent).
+pub fn number(record: &Value, path: &[&str]) -> f64 {
+    path.iter()
+        .fold(record, |v, key| &v[*key])
+        .as_f64()
+        .unwrap_or(0.0)
+}
+
+/// The part of a search's answer that every run must agree on: a clique's size (its
+/// vertices may differ), otherwise the whole answer.
+pub fn exact_answer(record: &Value) -> Value {
+    match record["answer"].get("size") {
+        Some(size) => size.clone(),
+        None => record["answer"].clone(),
+    }
+}
+
+/// Checks `magpie` exists (it must be the MPI build).
+pub fn check_binary(magpie: &Path) -> Result<(), BenchError> {
+    if magpie.exists() {
+        return Ok(());
+    }
+    Err(BenchError::Invalid(format!(
+        "{} not found: build it with cargo build --release -p magpie-cli --features mpi",
+        magpie.display()
+    )))
+}
+
+/// Writes `rows` as `out/name` with a header from their field names.
+pub fn write_csv<T: Serialize>(out: &Path, name: &str, rows: &[T]) -> Result<PathBuf, BenchError> {
+    let path = out.join(name);
+    let io = |source: std::io::Error| BenchError::Io {
+        what: "write",
+        path: path.clone(),
+        source,
+    };
+    let mut writer = csv::Writer::from_path(&path).map_err(|e| io(e.into()))?;
+    for row in rows {
+        writer.serialize(row).map_err(|e| io(e.into()))?;
+    }
+    writer.flush().map_err(io)?;
+    Ok(path)
+}

@@ -1,0 +1,332 @@
+//! Node-level victim policies, the evaluation of the YewPar thesis §4 on this machine:
+//! `magpie bench nodepolicy`.
+//!
+//! Maximum clique (a brock instance, depth-bounded, spawn depth 2) and numerical
+//! semigroups (budget 10^6 backtracks) on 2, 4 and 8 ranks of one thread each (8 ranks
+//! oversubscribe the 2 cores), under the `random`, `depthpool` and `performance` node
+//! policies, alternated run by run. Two scenarios: *balanced*, and *imbalanced*, where
+//! the odd ranks are made [`SLOWDOWN`] times slower (`--slow-ranks 1,3,… --slowdown
+//! 3`: they spin for twice the time each child takes to generate), standing for the
+//! thesis's contended nodes. Reported per cell: mean time, standard deviation, min and
+//! max, the thesis's speedup percentage of the performance-driven policy over
+//! depthpool, eq. (4.1) `(T_depthpool − T_performance) / T_performance × 100`, and
+//! each policy's max-difference percentage, eq. (4.2) `(max − min) / min × 100`.
+//! Instances: `MAGPIE_DATA` (default `../shared/data`) `dimacs/brock200_1.clq` and
+//! genus 34; `--quick`: brock200_4, genus 26, 2 and 4 ranks, 2 runs.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+use serde::Serialize;
+
+use crate::{mpirun, output, BenchError, Outcome, RunOptions};
+
+/// How much slower the slow ranks of the imbalanced scenario are.
+pub const SLOWDOWN: f64 = 3.0;
+
+/// The policies compared, in the order of the first run.
+const POLICIES: [&str; 3] = ["random", "depthpool", "performance"];
+
+/// `magpie bench nodepolicy`'s options.
+#[derive(Clone, Debug)]
+pub struct NodePolicyOptions {
+    /// Quick mode, repetitions, output folder.
+    pub common: RunOptions,
+    /// The MPI build of `magpie`.
+    pub magpie: PathBuf,
+    /// The shared data folder.
+    pub data: PathBuf,
+}
+
+#[derive(Debug, Serialize)]
+struct Run {
+    app: String,
+    ranks: usize,
+    scenario: &'static str,
+    policy: &'static str,
+    rep: usize,
+    seconds: f64,
+    nodes: u64,
+    steals: u64,
+    refused: u64,
+    messages: u64,
+}
+
+#[derive(Debug, Serialize)]
+struct Cell {
+    app: String,
+    ranks: usize,
+    scenario: &'static str,
+    policy: &'static str,
+    runs: usize,
+    mean_s: f64,
+    sd_s: f64,
+    min_s: f64,
+    max_s: f64,
+    /// Eq. (4.2).
+    max_difference_percent: f64,
+    /// Eq. (4.1) against depthpool (performance rows only; 0 elsewhere).
+    speedup_vs_depthpool_percent: f64,
+}
+
+fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
+}
+
+/// Runs the evaluation.
+pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
+    let out = &options.common.out_dir;
+    output::prepare_dir(out)?;
+    mpirun::check_binary(&options.magpie)?;
+    let quick = options.common.quick;
+    let reps = options.common.reps.unwrap_or(if quick { 2 } else { 10 });
+    let (graph, genus, rank_counts): (&str, &str, &[usize]) = if quick {
+        ("brock200_4", "26", &[2, 4])
+    } else {
+        ("brock200_1", "34", &[2, 4, 8])
+    };
+    let graph_path = options.data.join(format!("dimacs/{graph}.clq"));
+    let graph_path = graph_path.display().to_string();
+    let text = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let apps = [
+        (
+            format!("clique {graph}"),
+            text(&[
+                "clique",
+                &graph_path,
+                "--skeleton",
+                "depth-bounded",
+                "-d",
+                "2",
+            ]),
+        ),
+        (
+            format!("NS genus {genus}"),
+            text(&[
+                "semigroups",
+                "-g",
+                genus,
+                "--skeleton",
+                "budget",
+                "-b",
+                "1000000",
+            ]),
+        ),
+    ];
+    let mut runs = Vec::new();
+    let mut cells = Vec::new();
+    for (app, args) in &apps {
+        for &ranks in rank_counts {
+            for scenario in ["balanced", "imbalanced"] {
+                let mut args = args.clone();
+                args.extend(["--threads".into(), "1".into()]);
+                if scenario == "imbalanced" {
+                    let slow: Vec<String> = (1..ranks).step_by(2).map(|r| r.to_string()).collect();
+                    args.extend(["--slow-ranks".into(), slow.join(",")]);
+                    args.extend(["--slowdown".into(), SLOWDOWN.to_string()]);
+                }
+                let times = measure_cell(options, app, ranks, scenario, &args, reps, &mut runs)?;
+                cells.extend(summarise(app, ranks, scenario, &times));
+            }
+        }
+    }
+    let mut outcome = Outcome::default();
+    outcome
+        .files
+        .push(mpirun::write_csv(out, "nodepolicy_runs.csv", &runs)?);
+    outcome
+        .files
+        .push(mpirun::write_csv(out, "nodepolicy_summary.csv", &cells)?);
+    for (app, _) in &apps {
+        outcome.files.push(plot(out, app, &cells)?);
+    }
+    let report = report(&cells, reps);
+    print!("{report}");
+    outcome
+        .files
+        .push(output::write_file(out, "nodepolicy_report.txt", &report)?);
+    Ok(outcome)
+}
+
+/// `reps` runs of every policy on one cell, policies alternated (rotated per
+/// repetition); their times in [`POLICIES`] order.
+fn measure_cell(
+    options: &NodePolicyOptions,
+    app: &str,
+    ranks: usize,
+    scenario: &'static str,
+    args: &[String],
+    reps: usize,
+    runs: &mut Vec<Run>,
+) -> Result<[Vec<f64>; 3], BenchError> {
+    let mut times: [Vec<f64>; 3] = Default::default();
+    let mut answer = None;
+    for rep in 0..reps {
+        for k in 0..POLICIES.len() {
+            let p = (k + rep) % POLICIES.len();
+            let mut args = args.to_vec();
+            args.extend(["--node-policy".into(), POLICIES[p].into()]);
+            let record = mpirun::search(&options.magpie, ranks, 1, &args)?;
+            let exact = mpirun::exact_answer(&record);
+            if *answer.get_or_insert_with(|| exact.clone()) != exact {
+                return Err(BenchError::Worker(format!(
+                    "{app}: answers differ: {exact}"
+                )));
+            }
+            let total = &record["stats"]["ranks"]["total"];
+            let run = Run {
+                app: app.to_string(),
+                ranks,
+                scenario,
+                policy: POLICIES[p],
+                rep,
+                seconds: mpirun::number(&record, &["stats", "seconds"]),
+                nodes: mpirun::number(&record, &["stats", "nodes_expanded"]) as u64,
+                steals: mpirun::number(total, &["steals_succeeded"]) as u64,
+                refused: mpirun::number(total, &["steals_refused"]) as u64,
+                messages: mpirun::number(total, &["messages_sent"]) as u64,
+            };
+            eprintln!(
+                "  {app}, {ranks} ranks, {scenario}, {}, run {rep}: {:.3}s",
+                run.policy, run.seconds
+            );
+            times[p].push(run.seconds);
+            runs.push(run);
+        }
+    }
+    Ok(times)
+}
+
+fn summarise(app: &str, ranks: usize, scenario: &'static str, times: &[Vec<f64>; 3]) -> Vec<Cell> {
+    let depthpool_mean = mean_sd(&times[1]).0;
+    POLICIES
+        .iter()
+        .zip(times)
+        .map(|(&policy, t)| {
+            let (mean, sd) = mean_sd(t);
+            let min = t.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = t.iter().copied().fold(0.0, f64::max);
+            Cell {
+                app: app.to_string(),
+                ranks,
+                scenario,
+                policy,
+                runs: t.len(),
+                mean_s: mean,
+                sd_s: sd,
+                min_s: min,
+                max_s: max,
+                max_difference_percent: (max - min) / min * 100.0,
+                speedup_vs_depthpool_percent: if policy == "performance" {
+                    (depthpool_mean - mean) / mean * 100.0
+                } else {
+                    0.0
+                },
+            }
+        })
+        .collect()
+}
+
+fn report(cells: &[Cell], reps: usize) -> String {
+    let mut text = format!(
+        "node policies, {reps} runs each (mean s ± sd [min..max], eq. 4.2 max-diff %)\n\
+         {:<18} {:>5} {:<10} {:<12} {:>30} {:>8} {:>10}\n",
+        "app", "ranks", "scenario", "policy", "time", "maxdiff", "eq4.1 vs dp"
+    );
+    for c in cells {
+        let speedup = if c.policy == "performance" {
+            format!("{:+.1}%", c.speedup_vs_depthpool_percent)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            text,
+            "{:<18} {:>5} {:<10} {:<12} {:>8.3} ± {:>6.3} [{:.3}..{:.3}] {:>7.1}% {:>10}",
+            c.app,
+            c.ranks,
+            c.scenario,
+            c.policy,
+            c.mean_s,
+            c.sd_s,
+            c.min_s,
+            c.max_s,
+            c.max_difference_percent,
+            speedup
+        );
+    }
+    text
+}
+
+/// Mean time per (ranks, scenario) group, one bar per policy, with min–max whiskers.
+fn plot(out: &Path, app: &str, cells: &[Cell]) -> Result<PathBuf, BenchError> {
+    let file: String = app
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let path = out.join(format!("nodepolicy_{file}.svg"));
+    let cells: Vec<&Cell> = cells.iter().filter(|c| c.app == app).collect();
+    let groups: Vec<(usize, &str)> = cells
+        .iter()
+        .filter(|c| c.policy == POLICIES[0])
+        .map(|c| (c.ranks, c.scenario))
+        .collect();
+    let draw = || -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::new(&path, (820, 440)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let top = cells.iter().map(|c| c.max_s).fold(0.0, f64::max) * 1.15;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("{app}: mean time by node policy"),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..groups.len() as f64, 0.0..top.max(1e-3))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(groups.len() * 2 + 1)
+            .x_label_formatter(&|x| {
+                let i = x.floor() as usize;
+                match groups.get(i) {
+                    Some((r, s)) if (x - i as f64 - 0.5).abs() < 0.26 => format!("{r} ranks, {s}"),
+                    _ => String::new(),
+                }
+            })
+            .y_desc("seconds")
+            .draw()?;
+        for (k, (policy, colour)) in POLICIES.iter().zip([BLUE, GREEN, RED]).enumerate() {
+            let mine: Vec<&&Cell> = cells.iter().filter(|c| c.policy == *policy).collect();
+            let x0 = |i: usize| i as f64 + 0.08 + 0.28 * k as f64;
+            chart
+                .draw_series(mine.iter().enumerate().map(|(i, c)| {
+                    Rectangle::new(
+                        [(x0(i), 0.0), (x0(i) + 0.25, c.mean_s)],
+                        colour.mix(0.7).filled(),
+                    )
+                }))?
+                .label(*policy)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
+                });
+            chart.draw_series(mine.iter().enumerate().map(|(i, c)| {
+                let x = x0(i) + 0.125;
+                PathElement::new(vec![(x, c.min_s), (x, c.max_s)], BLACK.stroke_width(1))
+            }))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    };
+    draw().map_err(|e| BenchError::Worker(format!("cannot draw {}: {e}", path.display())))?;
+    Ok(path)
+}
