@@ -123,7 +123,6 @@ pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
         for &ranks in rank_counts {
             for scenario in ["balanced", "imbalanced"] {
                 let mut args = args.clone();
-                args.extend(["--threads".into(), "1".into()]);
                 if scenario == "imbalanced" {
                     let slow: Vec<String> = (1..ranks).step_by(2).map(|r| r.to_string()).collect();
                     args.extend(["--slow-ranks".into(), slow.join(",")]);
