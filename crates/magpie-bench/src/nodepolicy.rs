@@ -12,7 +12,7 @@
 //! depthpool, eq. (4.1) `(T_depthpool − T_performance) / T_performance × 100`, and
 //! each policy's max-difference percentage, eq. (4.2) `(max − min) / min × 100`.
 //! Instances: `MAGPIE_DATA` (default `../shared/data`) `dimacs/brock200_1.clq` and
-//! genus 34; `--quick`: brock200_4, genus 26, 2 and 4 ranks, 2 runs.
+//! genus 35; `--quick`: brock200_4, genus 26, 2 and 4 ranks, 2 runs.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -87,7 +87,7 @@ pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
     let (graph, genus, rank_counts): (&str, &str, &[usize]) = if quick {
         ("brock200_4", "26", &[2, 4])
     } else {
-        ("brock200_1", "34", &[2, 4, 8])
+        ("brock200_1", "35", &[2, 4, 8])
     };
     let graph_path = options.data.join(format!("dimacs/{graph}.clq"));
     let graph_path = graph_path.display().to_string();

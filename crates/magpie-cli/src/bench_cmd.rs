@@ -76,7 +76,7 @@ enum BenchCommand {
     /// Node-level victim policies (random, depthpool, performance), YewPar thesis §4
     ///
     /// Needs the MPI build and mpirun. Max clique brock200_1 (depth-bounded d=2) and
-    /// semigroups genus 34 (budget 10^6) on 2, 4 and 8 ranks of one thread, balanced and
+    /// semigroups genus 35 (budget 10^6) on 2, 4 and 8 ranks of one thread, balanced and
     /// with the odd ranks 3x slower; policies alternated, 10 runs each; mean, spread,
     /// eq. 4.1 speedup % of performance over depthpool, eq. 4.2 max-difference %.
     /// Data from MAGPIE_DATA (default ../shared/data). Not part of `bench all`.
