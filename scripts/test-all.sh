@@ -30,6 +30,9 @@ step "distributed search over MPI (feature mpi; needs OpenMPI)"
 if command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
   cargo clippy -p magpie-cli -p magpie-dist --features magpie-cli/mpi --all-targets -- -D warnings
   cargo test --release -p magpie-cli --features mpi --test mpi
+  # The distributed benchmarks in quick mode, so their harness cannot rot.
+  cargo run --release -q -p magpie-cli --features mpi -- bench dist --quick --out target/bench-dist
+  cargo run --release -q -p magpie-cli --features mpi -- bench nodepolicy --quick --out target/bench-nodepolicy
 else
   echo "!!!!!!!! SKIPPED: OpenMPI is not installed (apt install libopenmpi-dev openmpi-bin libclang-dev) !!!!!!!!"
 fi
