@@ -10,6 +10,17 @@
 //! single-process search, subtrees received from other processes for a distributed
 //! one. With a [`RemoteSink`], split-off nodes wait in a [`DepthPool`] where a request
 //! from another process can take the shallowest of them.
+//!
+//! Trees can be far deeper than a thread's stack (a knapsack tree has a level per item,
+//! a UTS geometric tree can be 20,000 levels deep), so the recursion grows its stack
+//! on demand ([`deeper`]): every [`GROW_INTERVAL`] levels it checks the room left and,
+//! when less than [`RED_ZONE`] remains, continues on a fresh heap segment of
+//! [`SEGMENT`] bytes (the `stacker` crate). The check costs a thread-local read and a
+//! comparison once per [`GROW_INTERVAL`] levels, nothing on the other levels, so the
+//! skeletons' overhead against the hand-written solvers is unchanged (the overhead
+//! table of `magpie bench search`). If a segment cannot be mapped, the search panics
+//! with `stacker`'s "mmap failed to allocate stack" message, which the pool carries to
+//! the caller like any panic (the CLI reports it as running out of memory).
 
 mod depth_pool;
 mod stack;
@@ -51,6 +62,31 @@ pub(crate) trait SearchType<S: SearchSpace>: Sync {
 /// How many nodes a depth-bounded task explores between two offers of its queued
 /// jobs to idle workers (one thread-local lookup and one load each).
 const SHARE_CHECK_INTERVAL: u64 = 64;
+
+/// Levels of recursion between two checks of the stack's room (see [`deeper`]).
+pub(crate) const GROW_INTERVAL: usize = 16;
+
+/// The room a check asks for: enough for [`GROW_INTERVAL`] levels of the largest
+/// traversal frame (a few hundred bytes in release builds, a few KiB unoptimised, plus
+/// what a search type's `visit`, `children` and `admits` use below it).
+pub(crate) const RED_ZONE: usize = 1 << 20;
+
+/// The size of each stack segment added when the room runs short. Freed when the
+/// recursion returns from it.
+pub(crate) const SEGMENT: usize = 16 << 20;
+
+/// Runs `f`, the recursion into a child at `depth`, on a stack with at least
+/// [`RED_ZONE`] bytes free when `depth` is a multiple of [`GROW_INTERVAL`]; other levels
+/// call `f` directly (the check at the last multiple covers them). Under Miri, which
+/// cannot run `stacker`'s assembly, `f` always runs directly (its trees are tiny).
+#[inline(always)]
+pub(crate) fn deeper<R>(depth: usize, f: impl FnOnce() -> R) -> R {
+    if cfg!(not(miri)) && depth % GROW_INTERVAL == 0 {
+        stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+    } else {
+        f()
+    }
+}
 
 /// One task's counters and search-type state.
 struct TaskLocal<L> {
@@ -173,7 +209,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
                 }
                 continue;
             }
-            self.explore(&child, depth + 1, local);
+            deeper(depth + 1, || self.explore(&child, depth + 1, local));
         }
     }
 

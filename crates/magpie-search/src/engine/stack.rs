@@ -15,8 +15,9 @@
 //!
 //! A backtrack is the end of one node's subtree (a leaf counts), as in YewPar.
 //!
-//! The traversal is a plain recursion, like the sequential one, so a node stays where
-//! it was generated and its generator may borrow it. Each level's generator lives in
+//! The traversal is a plain recursion, like the sequential one (growing its stack on
+//! demand, see [`super::deeper`]), so a node stays where it was generated and its
+//! generator may borrow it. Each level's generator lives in
 //! that level's call; the task's [`Path`] holds a pointer to it while the call runs,
 //! which is how a split at the current node reaches its ancestors' generators.
 
@@ -108,7 +109,7 @@ where
                 let Some(child) = next else {
                     break;
                 };
-                self.expand(&child, depth + 1, local);
+                super::deeper(depth + 1, || self.expand(&child, depth + 1, local));
             }
             // The frame dies with this call: unregister it first.
             self.frames.pop();
