@@ -435,11 +435,13 @@ pub fn measure(
             })
         })
         .collect();
-    eprintln!("pool: warm-up ({} cells)", cells.len());
+    let bar = crate::progress::bar("pool: warm-up", cells.len());
     for c in &cells {
         thread::sleep(settle);
         workloads[c.workload].run(c.config, pools)?;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     crate::order::interleave("pool", cells.len(), reps, |rep, i| {
         let cell = &mut cells[i];
         let wl = &mut workloads[cell.workload];

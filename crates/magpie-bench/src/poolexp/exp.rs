@@ -9,7 +9,7 @@ use super::policies;
 use super::run::{run_impl, Config, PoolRun};
 use super::Params;
 use crate::csv::Csv;
-use crate::queue::{Family, Impl};
+use crate::queue::Impl;
 use crate::BenchError;
 
 /// Balancing factors `k` in percent of the capacity, as in the paper's Fig. 12.
@@ -210,11 +210,6 @@ pub fn measure(
         },
     )?;
     Ok(samples)
-}
-
-/// Whether `imp` is magpie's.
-pub fn is_magpie(imp: Impl) -> bool {
-    imp.family == Family::Magpie
 }
 
 #[cfg(test)]

@@ -39,10 +39,13 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
 
     let mut calib_csv = calibrate::csv();
     let mut configs: Vec<Vec<Config>> = Vec::new();
+    let bar = crate::progress::bar("exp2 (one thief): calibrating", impls.len());
     for imp in &impls {
-        eprintln!("exp2 (one thief): calibrating pause for {}", imp.name());
+        bar.set_message(imp.name());
         configs.push(calibrate::calibrate(*imp, p, &TARGETS, &mut calib_csv)?);
+        bar.inc(1);
     }
+    bar.finish_and_clear();
 
     let mut runs = Csv::new(&[
         "experiment",
