@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-const PALETTE: [RGBColor; 8] = [
+const PALETTE: [RGBColor; 12] = [
     RGBColor(0xd6, 0x27, 0x28),
     RGBColor(0x1f, 0x77, 0xb4),
     RGBColor(0x2c, 0xa0, 0x2c),
@@ -18,8 +18,14 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(0x8c, 0x56, 0x4b),
     RGBColor(0xe3, 0x77, 0xc2),
     RGBColor(0x7f, 0x7f, 0x7f),
+    RGBColor(0xbc, 0xbd, 0x22),
+    RGBColor(0x17, 0xbe, 0xcf),
+    RGBColor(0x39, 0x3b, 0x79),
+    RGBColor(0xff, 0xbb, 0x78),
 ];
 const SIZE: (u32, u32) = (960, 540);
+/// Room right of the plot for the legend.
+const LEGEND_W: u32 = 210;
 const FONT: &str = "sans-serif";
 
 /// One bar: its value and an optional `(low, high)` error range.
@@ -168,6 +174,7 @@ impl BarChart {
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, (FONT, 18))
             .margin(15)
+            .margin_right(LEGEND_W)
             .x_label_area_size(55)
             .y_label_area_size(75)
             .build_cartesian_2d(0.0..ncat, 0.0..axis_top(max, 1.1))?;
@@ -208,6 +215,11 @@ impl BarChart {
                     8,
                 ))
             }))?;
+            // Value labels only where a bar is wide enough to carry one.
+            let px = |x: f64| chart.backend_coord(&(x, 0.0)).0;
+            if px(bar_w) - px(0.0) < 30 {
+                continue;
+            }
             let above = TextStyle::from((FONT, 11)).pos(Pos::new(HPos::Center, VPos::Bottom));
             chart.draw_series(bars.iter().map(|&(x, b)| {
                 let top = b.range.map_or(b.value, |(_, hi)| hi.max(b.value));
@@ -227,9 +239,10 @@ impl BarChart {
 fn legend<'a, X: Ranged, Y: Ranged>(
     chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
 ) -> Result<()> {
+    let right_of_plot = chart.plotting_area().dim_in_pixel().0 as i32 + 10;
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(SeriesLabelPosition::Coordinate(right_of_plot, 0))
         .label_font((FONT, 13))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
@@ -252,6 +265,7 @@ impl LineChart {
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, (FONT, 18))
             .margin(15)
+            .margin_right(LEGEND_W)
             .x_label_area_size(45)
             .y_label_area_size(75)
             .build_cartesian_2d(0.0..axis_top(x_top, 1.05), 0.0..axis_top(y_top, 1.08))?;
@@ -324,6 +338,11 @@ mod tests {
         stack.is_empty() && svg.contains("<svg") && svg.trim_end().ends_with("</svg>")
     }
 
+    /// Whether `text` is the content of a `<text>` element (plotters puts it on its own line).
+    fn has_text(svg: &str, text: &str) -> bool {
+        svg.contains(&format!(">\n{text}\n<"))
+    }
+
     #[test]
     fn bar_chart_is_well_formed_and_named() {
         let bar = |v: f64| {
@@ -350,8 +369,8 @@ mod tests {
         };
         let svg = chart.render();
         assert!(well_formed(&svg), "{svg}");
-        assert!(svg.contains(">magpie<") && svg.contains(">crossbeam-deque<"));
-        assert!(svg.contains(">LIFO<") && svg.contains("<rect"));
+        assert!(has_text(&svg, "magpie") && has_text(&svg, "crossbeam-deque"));
+        assert!(has_text(&svg, "LIFO") && svg.contains("<rect"));
         assert!(svg.contains("&lt;&amp;&gt;"), "{svg}");
     }
 
@@ -379,7 +398,7 @@ mod tests {
         };
         let svg = chart.render();
         assert!(well_formed(&svg), "{svg}");
-        assert!(svg.contains(">st3<"));
+        assert!(has_text(&svg, "st3"));
         assert!(svg.contains("<polyline"));
     }
 
