@@ -1,19 +1,8 @@
-//! Minimal CSV writing (RFC 4180 quoting) without an external crate.
+//! CSV tables written with the `csv` crate (RFC 4180 quoting, `\n` line endings).
 //!
-//! Benchmarks write one row per measurement so results can be re-analysed later; fields
-//! that contain a comma, a quote, or a line break are quoted and inner quotes doubled.
-
-use std::fmt::Write as _;
-use std::io::{self, Write};
-
-/// Escapes one field: quoted when it contains `,`, `"`, `\r` or `\n`.
-pub fn escape(field: &str) -> String {
-    if field.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
-    } else {
-        field.to_string()
-    }
-}
+//! Benchmarks write one row per measurement so results can be re-analysed later. A
+//! [`Csv`] keeps a fixed header and checks every row's width against it, since a
+//! misaligned row would silently shift every later column of the file.
 
 /// A table with a fixed header, rendered to CSV text.
 #[derive(Clone, Debug)]
@@ -55,20 +44,14 @@ impl Csv {
         self.rows.is_empty()
     }
 
-    /// The CSV text (header first, `\n` line endings).
+    /// The CSV text (header first).
     pub fn render(&self) -> String {
-        let mut out = String::new();
+        let mut w = csv::Writer::from_writer(Vec::new());
         for line in std::iter::once(&self.header).chain(&self.rows) {
-            let fields: Vec<String> = line.iter().map(|f| escape(f)).collect();
-            let _ = writeln!(out, "{}", fields.join(","));
+            w.write_record(line).expect("writing CSV to memory");
         }
-        out
-    }
-
-    /// Writes the CSV text to `w`.
-    pub fn write_to<W: Write>(&self, mut w: W) -> io::Result<()> {
-        w.write_all(self.render().as_bytes())?;
-        w.flush()
+        let bytes = w.into_inner().expect("flushing CSV to memory");
+        String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8")
     }
 }
 
@@ -77,21 +60,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escaping() {
-        assert_eq!(escape("plain"), "plain");
-        assert_eq!(escape("a,b"), "\"a,b\"");
-        assert_eq!(escape("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(escape("two\nlines"), "\"two\nlines\"");
-        assert_eq!(escape(""), "");
-    }
-
-    #[test]
-    fn render_with_header() {
+    fn render_quotes_when_needed() {
         let mut c = Csv::new(&["name", "value"]);
         c.row(&["x,y", "1"]);
         c.row(&["z".to_string(), 2.5.to_string()]);
-        assert_eq!(c.len(), 2);
-        assert_eq!(c.render(), "name,value\n\"x,y\",1\nz,2.5\n");
+        c.row(&["say \"hi\"", ""]);
+        assert_eq!(c.len(), 3);
+        assert_eq!(
+            c.render(),
+            "name,value\n\"x,y\",1\nz,2.5\n\"say \"\"hi\"\"\",\n"
+        );
     }
 
     #[test]

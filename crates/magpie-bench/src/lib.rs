@@ -2,9 +2,10 @@
 //!
 //! Every speed claim in magpie is a ratio of medians measured in one run against a peer
 //! or a sequential bound on the same workload, with repetitions and spread. This crate
-//! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`affinity`]) and
-//! the experiments themselves ([`queue`], [`twolock`], [`pool`], [`poolexp`], [`search`],
-//! and [`dist`] and [`nodepolicy`], which run the MPI build under `mpirun`),
+//! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`progress`],
+//! [`affinity`]) and the experiments themselves ([`queue`], [`twolock`], [`pool`],
+//! [`poolexp`], [`search`], and [`dist`] and [`nodepolicy`], which run the MPI build
+//! under `mpirun`),
 //! listed in a [`registry`] so the command line
 //! can run one benchmark by name or all of them.
 
@@ -17,6 +18,7 @@ pub mod order;
 pub mod output;
 pub mod pool;
 pub mod poolexp;
+pub mod progress;
 pub mod queue;
 pub mod registry;
 pub mod search;

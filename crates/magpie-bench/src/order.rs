@@ -26,20 +26,23 @@ pub fn for_repetition(cells: usize, rep: usize) -> Vec<usize> {
 }
 
 /// Runs `reps` repetitions over `cells` cells, each repetition in the order
-/// [`for_repetition`] gives, with one progress line per repetition on stderr; `run(rep,
-/// cell)` measures one cell (`rep` counts from 0). Stops at the first error.
+/// [`for_repetition`] gives, with a progress bar on stderr ([`crate::progress`]);
+/// `run(rep, cell)` measures one cell (`rep` counts from 0). Stops at the first error.
 pub fn interleave<E>(
     what: &str,
     cells: usize,
     reps: usize,
     mut run: impl FnMut(usize, usize) -> Result<(), E>,
 ) -> Result<(), E> {
+    let bar = crate::progress::bar(what, cells * reps);
     for rep in 0..reps {
-        eprintln!("{what}: repetition {}/{reps} ({cells} cells)", rep + 1);
+        bar.set_message(format!("repetition {}/{reps}", rep + 1));
         for cell in for_repetition(cells, rep) {
             run(rep, cell)?;
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     Ok(())
 }
 

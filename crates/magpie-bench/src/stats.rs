@@ -49,11 +49,6 @@ impl Summary {
             .collect()
     }
 
-    /// Interquartile range `q3 - q1`.
-    pub fn iqr(&self) -> f64 {
-        self.q3 - self.q1
-    }
-
     /// Relative spread `(max - min) / median` in percent (0 when the median is 0).
     pub fn spread_pct(&self) -> f64 {
         if self.median == 0.0 {
@@ -167,7 +162,6 @@ mod tests {
         let s = Summary::of(&[5.0, 1.0, 3.0, 2.0, 4.0]).unwrap();
         assert_eq!((s.n, s.min, s.max, s.median), (5, 1.0, 5.0, 3.0));
         assert_eq!((s.q1, s.q3), (2.0, 4.0));
-        assert_eq!(s.iqr(), 2.0);
         assert!((s.spread_pct() - 400.0 / 3.0).abs() < 1e-9);
         assert_eq!(
             s.csv_fields(0),

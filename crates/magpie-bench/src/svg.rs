@@ -1,21 +1,32 @@
-//! A small dependency-free SVG chart writer.
+//! SVG charts drawn with `plotters` (SVG backend, no font or bitmap dependencies).
 //!
 //! Two chart kinds cover the benchmark plots: a grouped bar chart (categories × series,
 //! optional min..max error bars) and a line chart (numeric x, several series with
-//! markers and optional error bars). Both have a title, axis labels, tick labels and a
-//! legend. The output is plain SVG 1.1 that browsers and `rsvg-convert` render.
+//! markers and optional error bars). The experiments fill these plain data structs and
+//! call `render`, so they do not depend on the plotting crate's API.
 
-use std::fmt::Write as _;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-const PALETTE: [&str; 8] = [
-    "#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+const PALETTE: [RGBColor; 12] = [
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0x7f, 0x7f, 0x7f),
+    RGBColor(0xbc, 0xbd, 0x22),
+    RGBColor(0x17, 0xbe, 0xcf),
+    RGBColor(0x39, 0x3b, 0x79),
+    RGBColor(0xff, 0xbb, 0x78),
 ];
-const WIDTH: f64 = 960.0;
-const HEIGHT: f64 = 540.0;
-const LEFT: f64 = 90.0;
-const RIGHT: f64 = 230.0;
-const TOP: f64 = 60.0;
-const BOTTOM: f64 = 70.0;
+const SIZE: (u32, u32) = (960, 540);
+/// Room right of the plot for the legend.
+const LEGEND_W: u32 = 210;
+const FONT: &str = "sans-serif";
 
 /// One bar: its value and an optional `(low, high)` error range.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,14 +104,6 @@ pub struct LineChart {
     pub series: Vec<LineSeries>,
 }
 
-/// Escapes text for use in SVG content and attribute values.
-pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// Compact tick label: SI suffix for large values, trimmed decimals otherwise.
 fn tick_label(v: f64) -> String {
     let (x, suffix) = if v.abs() >= 1e9 {
@@ -117,290 +120,190 @@ fn tick_label(v: f64) -> String {
     format!("{s}{suffix}")
 }
 
-/// Ticks `0, step, 2·step, …` covering `[0, max]` with a "nice" step (1, 2, 2.5, 5 × 10^k).
-fn nice_ticks(max: f64) -> Vec<f64> {
-    let max = if max.is_finite() && max > 0.0 {
-        max
+/// Top of an axis that starts at 0 and shows `max` with some headroom.
+fn axis_top(max: f64, headroom: f64) -> f64 {
+    if max.is_finite() && max > 0.0 {
+        max * headroom
     } else {
         1.0
-    };
-    let raw = max / 6.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
-    let n = (max / step).ceil() as usize;
-    (0..=n).map(|i| i as f64 * step).collect()
-}
-
-struct Frame {
-    out: String,
-    plot_w: f64,
-    plot_h: f64,
-}
-
-impl Frame {
-    fn new(title: &str) -> Frame {
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            r#"<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
-<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>
-<text x="{}" y="32" font-size="18" font-weight="bold" text-anchor="middle">{}</text>
-"#,
-            LEFT + (WIDTH - LEFT - RIGHT) / 2.0,
-            escape(title)
-        );
-        Frame {
-            out,
-            plot_w: WIDTH - LEFT - RIGHT,
-            plot_h: HEIGHT - TOP - BOTTOM,
-        }
-    }
-
-    fn y_px(&self, v: f64, y_max: f64) -> f64 {
-        TOP + self.plot_h * (1.0 - v / y_max)
-    }
-
-    /// Horizontal grid, y tick labels, y label and the axis lines.
-    fn y_axis(&mut self, ticks: &[f64], y_label: &str) {
-        let y_max = *ticks.last().unwrap_or(&1.0);
-        for &t in ticks {
-            let y = self.y_px(t, y_max);
-            let _ = writeln!(
-                self.out,
-                r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#e0e0e0"/><text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end">{}</text>"##,
-                LEFT + self.plot_w,
-                LEFT - 8.0,
-                y + 4.0,
-                escape(&tick_label(t))
-            );
-        }
-        let cy = TOP + self.plot_h / 2.0;
-        let _ = writeln!(
-            self.out,
-            r#"<text x="22" y="{cy:.1}" font-size="14" text-anchor="middle" transform="rotate(-90 22 {cy:.1})">{}</text>"#,
-            escape(y_label)
-        );
-        let _ = writeln!(
-            self.out,
-            r##"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{:.1}" stroke="#333"/><line x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#333"/>"##,
-            TOP + self.plot_h,
-            TOP + self.plot_h,
-            LEFT + self.plot_w,
-            TOP + self.plot_h
-        );
-    }
-
-    fn x_label(&mut self, label: &str) {
-        let _ = writeln!(
-            self.out,
-            r#"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle">{}</text>"#,
-            LEFT + self.plot_w / 2.0,
-            HEIGHT - 18.0,
-            escape(label)
-        );
-    }
-
-    fn legend(&mut self, names: &[&str], markers: bool) {
-        let x = LEFT + self.plot_w + 20.0;
-        for (i, name) in names.iter().enumerate() {
-            let y = TOP + 10.0 + i as f64 * 24.0;
-            let c = PALETTE[i % PALETTE.len()];
-            if markers {
-                let _ = writeln!(
-                    self.out,
-                    r#"<line x1="{x:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{c}" stroke-width="2"/>{}"#,
-                    x + 24.0,
-                    marker(i, x + 12.0, y, c)
-                );
-            } else {
-                let _ = writeln!(
-                    self.out,
-                    r#"<rect x="{x:.1}" y="{:.1}" width="24" height="14" fill="{c}"/>"#,
-                    y - 7.0
-                );
-            }
-            let _ = writeln!(
-                self.out,
-                r#"<text x="{:.1}" y="{:.1}" font-size="13">{}</text>"#,
-                x + 32.0,
-                y + 4.5,
-                escape(name)
-            );
-        }
-    }
-
-    fn error_bar(&mut self, x: f64, y_lo: f64, y_hi: f64, half: f64, color: &str) {
-        let _ = writeln!(
-            self.out,
-            r##"<path d="M{:.1},{y_lo:.1}H{:.1}M{x:.1},{y_lo:.1}V{y_hi:.1}M{:.1},{y_hi:.1}H{:.1}" stroke="{color}" stroke-width="1.2" fill="none"/>"##,
-            x - half,
-            x + half,
-            x - half,
-            x + half
-        );
-    }
-
-    fn finish(mut self) -> String {
-        self.out.push_str("</svg>\n");
-        self.out
     }
 }
 
-/// A distinct marker shape per series index (circle, square, triangle, diamond).
-fn marker(i: usize, x: f64, y: f64, color: &str) -> String {
-    let r = 4.5;
-    match i % 4 {
-        0 => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{color}"/>"#),
-        1 => format!(
-            r#"<rect x="{:.1}" y="{:.1}" width="{}" height="{}" fill="{color}"/>"#,
-            x - r,
-            y - r,
-            2.0 * r,
-            2.0 * r
-        ),
-        2 => format!(
-            r#"<path d="M{x:.1},{:.1}L{:.1},{:.1}L{:.1},{:.1}Z" fill="{color}"/>"#,
-            y - r - 1.0,
-            x + r + 1.0,
-            y + r,
-            x - r - 1.0,
-            y + r
-        ),
-        _ => format!(
-            r#"<path d="M{x:.1},{:.1}L{:.1},{y:.1}L{x:.1},{:.1}L{:.1},{y:.1}Z" fill="{color}"/>"#,
-            y - r - 1.0,
-            x + r + 1.0,
-            y + r + 1.0,
-            x - r - 1.0
-        ),
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// Renders `draw` into an SVG string; drawing errors become an SVG that says so.
+fn svg_string(draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<()>) -> String {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        let done = root
+            .fill(&WHITE)
+            .map_err(Into::into)
+            .and_then(|()| draw(&root))
+            .and_then(|()| root.present().map_err(Into::into));
+        if let Err(e) = done {
+            let _ = root.draw(&Text::new(
+                format!("chart failed: {e}"),
+                (20, 20),
+                (FONT, 16),
+            ));
+            let _ = root.present();
+        }
     }
+    out
+}
+
+fn color(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
 }
 
 impl BarChart {
     /// Renders the chart as an SVG document.
     pub fn render(&self) -> String {
-        let mut f = Frame::new(&self.title);
+        svg_string(|root| self.draw(root))
+    }
+
+    fn draw(&self, root: &DrawingArea<SVGBackend, Shift>) -> Result<()> {
         let max = self
             .series
             .iter()
             .flat_map(|s| s.bars.iter().flatten())
             .map(|b| b.range.map_or(b.value, |(_, hi)| hi.max(b.value)))
             .fold(0.0, f64::max);
-        let ticks = nice_ticks(max * 1.08);
-        let y_max = *ticks.last().unwrap_or(&1.0);
-        f.y_axis(&ticks, &self.y_label);
         let ncat = self.categories.len().max(1) as f64;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, (FONT, 18))
+            .margin(15)
+            .margin_right(LEGEND_W)
+            .x_label_area_size(55)
+            .y_label_area_size(75)
+            .build_cartesian_2d(0.0..ncat, 0.0..axis_top(max, 1.1))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(WHITE)
+            .x_labels(0)
+            .y_desc(&self.y_label)
+            .x_desc(&self.x_label)
+            .y_label_formatter(&|v| tick_label(*v))
+            .draw()?;
         let nser = self.series.len().max(1) as f64;
-        let group_w = f.plot_w / ncat;
-        let bar_w = group_w * 0.8 / nser;
-        let base = TOP + f.plot_h;
-        for (ci, cat) in self.categories.iter().enumerate() {
-            let gx = LEFT + ci as f64 * group_w + group_w * 0.1;
-            for (si, s) in self.series.iter().enumerate() {
-                let Some(Some(b)) = s.bars.get(ci) else {
-                    continue;
-                };
-                let x = gx + si as f64 * bar_w;
-                let y = f.y_px(b.value.max(0.0), y_max);
-                let _ = writeln!(
-                    f.out,
-                    r#"<rect x="{:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}: {}</title></rect>"#,
-                    x + 1.0,
-                    bar_w - 2.0,
-                    base - y,
-                    PALETTE[si % PALETTE.len()],
-                    escape(&s.name),
-                    escape(&tick_label(b.value))
-                );
-                let cx = x + bar_w / 2.0;
-                let mut label_y = y;
-                if let Some((lo, hi)) = b.range {
-                    let (ylo, yhi) = (f.y_px(lo, y_max), f.y_px(hi, y_max));
-                    f.error_bar(cx, ylo, yhi, (bar_w / 5.0).min(6.0), "#222");
-                    label_y = label_y.min(yhi);
-                }
-                let _ = writeln!(
-                    f.out,
-                    r#"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"#,
-                    label_y - 5.0,
-                    escape(&tick_label(b.value))
-                );
+        let bar_w = 0.8 / nser;
+        for (si, s) in self.series.iter().enumerate() {
+            let c = color(si);
+            let bars: Vec<(f64, Bar)> = s
+                .bars
+                .iter()
+                .enumerate()
+                .filter_map(|(ci, b)| b.map(|b| (ci as f64 + 0.1 + si as f64 * bar_w, b)))
+                .collect();
+            chart
+                .draw_series(bars.iter().map(|&(x, b)| {
+                    Rectangle::new([(x, 0.0), (x + bar_w * 0.94, b.value.max(0.0))], c.filled())
+                }))?
+                .label(&s.name)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], c.filled()));
+            chart.draw_series(bars.iter().filter_map(|&(x, b)| {
+                let (lo, hi) = b.range?;
+                let mid = x + bar_w * 0.47;
+                Some(ErrorBar::new_vertical(
+                    mid,
+                    lo,
+                    b.value,
+                    hi,
+                    BLACK.stroke_width(1),
+                    8,
+                ))
+            }))?;
+            // Value labels only where a bar is wide enough to carry one.
+            let px = |x: f64| chart.backend_coord(&(x, 0.0)).0;
+            if px(bar_w) - px(0.0) < 30 {
+                continue;
             }
-            let _ = writeln!(
-                f.out,
-                r#"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle">{}</text>"#,
-                LEFT + (ci as f64 + 0.5) * group_w,
-                base + 22.0,
-                escape(cat)
-            );
+            let above = TextStyle::from((FONT, 11)).pos(Pos::new(HPos::Center, VPos::Bottom));
+            chart.draw_series(bars.iter().map(|&(x, b)| {
+                let top = b.range.map_or(b.value, |(_, hi)| hi.max(b.value));
+                Text::new(tick_label(b.value), (x + bar_w * 0.47, top), above.clone())
+            }))?;
         }
-        f.x_label(&self.x_label);
-        let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
-        f.legend(&names, false);
-        f.finish()
+        for (ci, cat) in self.categories.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(ci as f64 + 0.5, 0.0));
+            let style =
+                TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+            root.draw(&Text::new(cat.as_str(), (px, py + 8), style))?;
+        }
+        legend(&mut chart)
     }
+}
+
+fn legend<'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+) -> Result<()> {
+    let right_of_plot = chart.plotting_area().dim_in_pixel().0 as i32 + 10;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::Coordinate(right_of_plot, 0))
+        .label_font((FONT, 13))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
 }
 
 impl LineChart {
     /// Renders the chart as an SVG document.
     pub fn render(&self) -> String {
-        let mut f = Frame::new(&self.title);
+        svg_string(|root| self.draw(root))
+    }
+
+    fn draw(&self, root: &DrawingArea<SVGBackend, Shift>) -> Result<()> {
         let pts = || self.series.iter().flat_map(|s| s.points.iter());
         let y_top = pts()
             .map(|p| p.range.map_or(p.y, |(_, hi)| hi.max(p.y)))
             .fold(0.0, f64::max);
         let x_top = pts().map(|p| p.x).fold(0.0, f64::max);
-        let yt = nice_ticks(y_top * 1.05);
-        let xt = nice_ticks(x_top * 1.02);
-        let (y_max, x_max) = (*yt.last().unwrap_or(&1.0), *xt.last().unwrap_or(&1.0));
-        f.y_axis(&yt, &self.y_label);
-        let base = TOP + f.plot_h;
-        let plot_w = f.plot_w;
-        let x_px = |x: f64| LEFT + plot_w * x / x_max;
-        for &t in &xt {
-            let x = x_px(t);
-            let _ = writeln!(
-                f.out,
-                r##"<line x1="{x:.1}" y1="{base:.1}" x2="{x:.1}" y2="{:.1}" stroke="#333"/><text x="{x:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"##,
-                base + 5.0,
-                base + 20.0,
-                escape(&tick_label(t))
-            );
-        }
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, (FONT, 18))
+            .margin(15)
+            .margin_right(LEGEND_W)
+            .x_label_area_size(45)
+            .y_label_area_size(75)
+            .build_cartesian_2d(0.0..axis_top(x_top, 1.05), 0.0..axis_top(y_top, 1.08))?;
+        chart
+            .configure_mesh()
+            .light_line_style(WHITE)
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&|v| tick_label(*v))
+            .draw()?;
         for (si, s) in self.series.iter().enumerate() {
-            let c = PALETTE[si % PALETTE.len()];
+            let c = color(si);
             let mut p = s.points.clone();
             p.sort_by(|a, b| a.x.total_cmp(&b.x));
-            let path: Vec<String> = p
-                .iter()
-                .map(|q| format!("{:.1},{:.1}", x_px(q.x), f.y_px(q.y, y_max)))
-                .collect();
-            if !path.is_empty() {
-                let _ = writeln!(
-                    f.out,
-                    r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="2"><title>{}</title></polyline>"#,
-                    path.join(" "),
-                    escape(&s.name)
-                );
-            }
-            for q in &p {
-                let (x, y) = (x_px(q.x), f.y_px(q.y, y_max));
-                if let Some((lo, hi)) = q.range {
-                    f.error_bar(x, f.y_px(lo, y_max), f.y_px(hi, y_max), 4.0, c);
-                }
-                f.out.push_str(&marker(si, x, y, c));
-                f.out.push('\n');
-            }
+            chart
+                .draw_series(
+                    plotters::series::LineSeries::new(
+                        p.iter().map(|q| (q.x, q.y)),
+                        c.stroke_width(2),
+                    )
+                    .point_size(4),
+                )?
+                .label(&s.name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2)));
+            chart.draw_series(p.iter().filter_map(|q| {
+                let (lo, hi) = q.range?;
+                Some(ErrorBar::new_vertical(
+                    q.x,
+                    lo,
+                    q.y,
+                    hi,
+                    c.stroke_width(1),
+                    8,
+                ))
+            }))?;
         }
-        f.x_label(&self.x_label);
-        let names: Vec<&str> = self.series.iter().map(|s| s.name.as_str()).collect();
-        f.legend(&names, true);
-        f.finish()
+        legend(&mut chart)
     }
 }
 
@@ -435,6 +338,11 @@ mod tests {
         stack.is_empty() && svg.contains("<svg") && svg.trim_end().ends_with("</svg>")
     }
 
+    /// Whether `text` is the content of a `<text>` element (plotters puts it on its own line).
+    fn has_text(svg: &str, text: &str) -> bool {
+        svg.contains(&format!(">\n{text}\n<"))
+    }
+
     #[test]
     fn bar_chart_is_well_formed_and_named() {
         let bar = |v: f64| {
@@ -461,8 +369,9 @@ mod tests {
         };
         let svg = chart.render();
         assert!(well_formed(&svg), "{svg}");
-        assert!(svg.contains(">magpie<") && svg.contains(">crossbeam-deque<"));
-        assert!(svg.contains("&lt;&amp;&gt;"));
+        assert!(has_text(&svg, "magpie") && has_text(&svg, "crossbeam-deque"));
+        assert!(has_text(&svg, "LIFO") && svg.contains("<rect"));
+        assert!(svg.contains("&lt;&amp;&gt;"), "{svg}");
     }
 
     #[test]
@@ -489,7 +398,7 @@ mod tests {
         };
         let svg = chart.render();
         assert!(well_formed(&svg), "{svg}");
-        assert!(svg.contains(">st3<"));
+        assert!(has_text(&svg, "st3"));
         assert!(svg.contains("<polyline"));
     }
 
@@ -500,8 +409,7 @@ mod tests {
     }
 
     #[test]
-    fn ticks_are_nice() {
-        assert_eq!(nice_ticks(10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+    fn tick_labels_are_compact() {
         assert_eq!(tick_label(2.5e8), "250M");
         assert_eq!(tick_label(0.5), "0.5");
     }

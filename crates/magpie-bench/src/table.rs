@@ -1,80 +1,49 @@
-//! Aligned plain-text tables for terminal output.
+//! Aligned plain-text tables for terminal output, laid out by `comfy-table`.
 //!
 //! Text columns are left-aligned and numeric columns right-aligned so medians and ratios
 //! line up and can be compared by eye.
 
-/// Column alignment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Align {
-    /// Pad on the right.
-    Left,
-    /// Pad on the left.
-    Right,
-}
+use comfy_table::{CellAlignment, Table as Comfy};
 
 /// A table of strings with a header row.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Table {
-    header: Vec<String>,
-    align: Vec<Align>,
-    rows: Vec<Vec<String>>,
+    inner: Comfy,
+    columns: usize,
 }
 
 impl Table {
     /// A table; columns are right-aligned except the first `left_cols`.
     pub fn new<S: AsRef<str>>(header: &[S], left_cols: usize) -> Table {
-        let align = (0..header.len())
-            .map(|i| {
-                if i < left_cols {
-                    Align::Left
-                } else {
-                    Align::Right
-                }
-            })
-            .collect();
+        let mut inner = Comfy::new();
+        // Only the rule under the header; two spaces between columns.
+        inner.load_preset("     --            ");
+        inner.set_header(header.iter().map(|s| s.as_ref().to_string()));
+        for (i, column) in inner.column_iter_mut().enumerate() {
+            let last = i + 1 == header.len();
+            column.set_padding((0, if last { 0 } else { 1 }));
+            if i >= left_cols {
+                column.set_cell_alignment(CellAlignment::Right);
+            }
+        }
         Table {
-            header: header.iter().map(|s| s.as_ref().to_string()).collect(),
-            align,
-            rows: Vec::new(),
+            inner,
+            columns: header.len(),
         }
     }
 
     /// Appends a row (missing cells render empty, extra cells are dropped).
     pub fn row<S: AsRef<str>>(&mut self, cells: &[S]) {
         let mut r: Vec<String> = cells.iter().map(|s| s.as_ref().to_string()).collect();
-        r.resize(self.header.len(), String::new());
-        self.rows.push(r);
+        r.resize(self.columns, String::new());
+        self.inner.add_row(r);
     }
 
     /// Renders with two spaces between columns and a dashed rule under the header.
     pub fn render(&self) -> String {
-        let width = |i: usize| {
-            std::iter::once(&self.header)
-                .chain(&self.rows)
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        };
-        let widths: Vec<usize> = (0..self.header.len()).map(width).collect();
-        let line = |r: &Vec<String>| {
-            let cells: Vec<String> = r
-                .iter()
-                .zip(&widths)
-                .zip(&self.align)
-                .map(|((c, &w), a)| match a {
-                    Align::Left => format!("{c:<w$}"),
-                    Align::Right => format!("{c:>w$}"),
-                })
-                .collect();
-            cells.join("  ").trim_end().to_string()
-        };
-        let mut out = line(&self.header);
-        out.push('\n');
-        let total: usize = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
-        out.push_str(&"-".repeat(total));
-        out.push('\n');
-        for r in &self.rows {
-            out.push_str(&line(r));
+        let mut out = String::new();
+        for line in self.inner.lines() {
+            out.push_str(line.trim_end());
             out.push('\n');
         }
         out
@@ -106,6 +75,7 @@ mod tests {
         t.row(&["longer", "12.5M"]);
         let s = t.render();
         let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(lines[1], "-".repeat(13), "{s}");
         assert_eq!(lines[0], "impl    ops/s");
         assert_eq!(lines[2], "a        1.0M");
         assert_eq!(lines[3], "longer  12.5M");

@@ -164,15 +164,13 @@ pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
     drop(pools);
     drop(workloads);
     let mut idle = Vec::new();
+    let bar = crate::progress::bar("pool: idle CPU", Runtime::ALL.len());
     for rt in Runtime::ALL {
-        eprintln!(
-            "pool: idle CPU of {} ({} x {:?})",
-            rt.name(),
-            p.reps,
-            p.idle
-        );
+        bar.set_message(format!("{} ({} x {:?})", rt.name(), p.reps, p.idle));
         idle.push((rt, idle::measure(rt, p.reps, p.idle)?));
+        bar.inc(1);
     }
+    bar.finish_and_clear();
 
     let r = report::render(
         &Measured {

@@ -435,35 +435,31 @@ pub fn measure(
             })
         })
         .collect();
-    eprintln!("pool: warm-up ({} cells)", cells.len());
+    let bar = crate::progress::bar("pool: warm-up", cells.len());
     for c in &cells {
         thread::sleep(settle);
         workloads[c.workload].run(c.config, pools)?;
+        bar.inc(1);
     }
-    for rep in 0..reps {
-        eprintln!(
-            "pool: repetition {}/{reps} ({} cells)",
-            rep + 1,
-            cells.len()
-        );
-        for i in crate::order::for_repetition(cells.len(), rep) {
-            let cell = &mut cells[i];
-            let wl = &mut workloads[cell.workload];
-            thread::sleep(settle);
-            let s = wl.run(cell.config, pools)?;
-            cell.secs.push(s.secs);
-            runs.row(&[
-                wl.family().to_string(),
-                wl.size(),
-                wl.label(),
-                cell.config.runtime.name().to_string(),
-                cell.config.threads.to_string(),
-                (rep + 1).to_string(),
-                format!("{:.6}", s.secs),
-                s.answer.to_string(),
-            ]);
-        }
-    }
+    bar.finish_and_clear();
+    crate::order::interleave("pool", cells.len(), reps, |rep, i| {
+        let cell = &mut cells[i];
+        let wl = &mut workloads[cell.workload];
+        thread::sleep(settle);
+        let s = wl.run(cell.config, pools)?;
+        cell.secs.push(s.secs);
+        runs.row(&[
+            wl.family().to_string(),
+            wl.size(),
+            wl.label(),
+            cell.config.runtime.name().to_string(),
+            cell.config.threads.to_string(),
+            (rep + 1).to_string(),
+            format!("{:.6}", s.secs),
+            s.answer.to_string(),
+        ]);
+        Ok::<(), BenchError>(())
+    })?;
     Ok(cells)
 }
 

@@ -9,7 +9,7 @@ use super::policies;
 use super::run::{run_impl, Config, PoolRun};
 use super::Params;
 use crate::csv::Csv;
-use crate::queue::{Family, Impl};
+use crate::queue::Impl;
 use crate::BenchError;
 
 /// Balancing factors `k` in percent of the capacity, as in the paper's Fig. 12.
@@ -164,14 +164,11 @@ pub fn measure(
     label: &str,
 ) -> Result<Vec<Vec<Sample>>, BenchError> {
     let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); cells.len()];
-    for rep in 0..p.reps {
-        eprintln!(
-            "poolexp {label}: repetition {}/{} ({} cells)",
-            rep + 1,
-            p.reps,
-            cells.len()
-        );
-        for c in crate::order::for_repetition(cells.len(), rep) {
+    crate::order::interleave(
+        &format!("poolexp {label}"),
+        cells.len(),
+        p.reps,
+        |rep, c| {
             let cell = &cells[c];
             let r = measure_one(cell, p, rep)?;
             let s = Sample {
@@ -209,14 +206,10 @@ pub fn measure(
                 s.min_cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
             ]);
             csv.row(&row);
-        }
-    }
+            Ok::<(), BenchError>(())
+        },
+    )?;
     Ok(samples)
-}
-
-/// Whether `imp` is magpie's.
-pub fn is_magpie(imp: Impl) -> bool {
-    imp.family == Family::Magpie
 }
 
 #[cfg(test)]

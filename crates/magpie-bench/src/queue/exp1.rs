@@ -43,41 +43,39 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     let mut unpinned = 0;
     let mut min_cpu: Vec<Option<f64>> = vec![None; impls.len()];
     let mut disturbed = 0;
-    for rep in 0..p.reps {
-        eprintln!("exp1 (owner only): repetition {}/{}", rep + 1, p.reps);
-        for i in crate::order::for_repetition(impls.len(), rep) {
-            let imp = &impls[i];
-            let (r, tries) = imp.measure(p.cap, p.exp1_rounds, None, &mut retries)?;
-            let r = r.owner;
-            retried += tries - 1;
-            if !r.pinned {
-                unpinned += 1;
-            }
-            samples[i].push(r.ops_per_sec());
-            if let Some(c) = r.cpu_share {
-                min_cpu[i] = Some(min_cpu[i].map_or(c, |m: f64| m.min(c)));
-                if c < DISTURBED {
-                    disturbed += 1;
-                }
-            }
-            runs.row(&[
-                "owner".to_string(),
-                imp.name().to_string(),
-                imp.family.name().to_string(),
-                imp.flavour.name().to_string(),
-                (rep + 1).to_string(),
-                p.cap.to_string(),
-                p.exp1_rounds.to_string(),
-                r.puts.to_string(),
-                r.gets.to_string(),
-                format!("{:.6}", r.secs),
-                format!("{:.0}", r.ops_per_sec()),
-                r.pinned.to_string(),
-                r.cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
-                tries.to_string(),
-            ]);
+    crate::order::interleave("exp1 (owner only)", impls.len(), p.reps, |rep, i| {
+        let imp = &impls[i];
+        let (r, tries) = imp.measure(p.cap, p.exp1_rounds, None, &mut retries)?;
+        let r = r.owner;
+        retried += tries - 1;
+        if !r.pinned {
+            unpinned += 1;
         }
-    }
+        samples[i].push(r.ops_per_sec());
+        if let Some(c) = r.cpu_share {
+            min_cpu[i] = Some(min_cpu[i].map_or(c, |m: f64| m.min(c)));
+            if c < DISTURBED {
+                disturbed += 1;
+            }
+        }
+        runs.row(&[
+            "owner".to_string(),
+            imp.name().to_string(),
+            imp.family.name().to_string(),
+            imp.flavour.name().to_string(),
+            (rep + 1).to_string(),
+            p.cap.to_string(),
+            p.exp1_rounds.to_string(),
+            r.puts.to_string(),
+            r.gets.to_string(),
+            format!("{:.6}", r.secs),
+            format!("{:.0}", r.ops_per_sec()),
+            r.pinned.to_string(),
+            r.cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
+            tries.to_string(),
+        ]);
+        Ok::<(), BenchError>(())
+    })?;
     let keys: Vec<(Family, Flavour)> = impls.iter().map(|i| (i.family, i.flavour)).collect();
     let sums = CellSummaries::new(&keys, &samples)?;
     let find = |fam: Family, fl: Flavour| sums.get((fam, fl));

@@ -39,10 +39,13 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
 
     let mut calib_csv = calibrate::csv();
     let mut configs: Vec<Vec<Config>> = Vec::new();
+    let bar = crate::progress::bar("exp2 (one thief): calibrating", impls.len());
     for imp in &impls {
-        eprintln!("exp2 (one thief): calibrating pause for {}", imp.name());
+        bar.set_message(imp.name());
         configs.push(calibrate::calibrate(*imp, p, &TARGETS, &mut calib_csv)?);
+        bar.inc(1);
     }
+    bar.finish_and_clear();
 
     let mut runs = Csv::new(&[
         "experiment",
@@ -81,57 +84,55 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     let pairs: Vec<(usize, usize)> = (0..impls.len())
         .flat_map(|i| (0..configs[i].len()).map(move |k| (i, k)))
         .collect();
-    for rep in 0..p.reps {
-        eprintln!("exp2 (one thief): repetition {}/{}", rep + 1, p.reps);
-        for j in crate::order::for_repetition(pairs.len(), rep) {
-            let (i, k) = pairs[j];
-            let (imp, cfg) = (&impls[i], &configs[i][k]);
-            let (r, tries): (StealRun, usize) =
-                imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
-            retried += tries - 1;
-            if !r.owner.pinned || (cfg.pause.is_some() && !r.thief_pinned) {
-                unpinned += 1;
-            }
-            total_runs += 1;
-            if r.min_cpu_share().is_some_and(|c| c < DISTURBED) {
-                disturbed += 1;
-            }
-            let s = &mut samples[i][k];
-            if r.min_cpu_share().map_or(true, |c| c >= DISTURBED) {
-                s.clean += 1;
-            }
-            s.owner.push(r.owner.ops_per_sec());
-            s.steals.push(r.steals_per_sec());
-            s.pct.push(r.stolen_pct());
-            runs.row(&[
-                "thief".to_string(),
-                imp.name().to_string(),
-                imp.family.name().to_string(),
-                imp.flavour.name().to_string(),
-                format!("{}", cfg.target),
-                cfg.pause.map_or("none".into(), |x| format!("{x}")),
-                (rep + 1).to_string(),
-                p.cap.to_string(),
-                p.exp2_rounds.to_string(),
-                r.owner.puts.to_string(),
-                r.owner.gets.to_string(),
-                r.stolen.to_string(),
-                r.attempts.to_string(),
-                format!("{:.6}", r.owner.secs),
-                format!("{:.0}", r.owner.ops_per_sec()),
-                format!("{:.0}", r.steals_per_sec()),
-                format!("{:.4}", r.stolen_pct()),
-                r.owner.pinned.to_string(),
-                r.thief_pinned.to_string(),
-                r.owner
-                    .cpu_share
-                    .map_or(String::new(), |c| format!("{c:.3}")),
-                r.thief_cpu_share
-                    .map_or(String::new(), |c| format!("{c:.3}")),
-                tries.to_string(),
-            ]);
+    crate::order::interleave("exp2 (one thief)", pairs.len(), p.reps, |rep, j| {
+        let (i, k) = pairs[j];
+        let (imp, cfg) = (&impls[i], &configs[i][k]);
+        let (r, tries): (StealRun, usize) =
+            imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
+        retried += tries - 1;
+        if !r.owner.pinned || (cfg.pause.is_some() && !r.thief_pinned) {
+            unpinned += 1;
         }
-    }
+        total_runs += 1;
+        if r.min_cpu_share().is_some_and(|c| c < DISTURBED) {
+            disturbed += 1;
+        }
+        let s = &mut samples[i][k];
+        if r.min_cpu_share().map_or(true, |c| c >= DISTURBED) {
+            s.clean += 1;
+        }
+        s.owner.push(r.owner.ops_per_sec());
+        s.steals.push(r.steals_per_sec());
+        s.pct.push(r.stolen_pct());
+        runs.row(&[
+            "thief".to_string(),
+            imp.name().to_string(),
+            imp.family.name().to_string(),
+            imp.flavour.name().to_string(),
+            format!("{}", cfg.target),
+            cfg.pause.map_or("none".into(), |x| format!("{x}")),
+            (rep + 1).to_string(),
+            p.cap.to_string(),
+            p.exp2_rounds.to_string(),
+            r.owner.puts.to_string(),
+            r.owner.gets.to_string(),
+            r.stolen.to_string(),
+            r.attempts.to_string(),
+            format!("{:.6}", r.owner.secs),
+            format!("{:.0}", r.owner.ops_per_sec()),
+            format!("{:.0}", r.steals_per_sec()),
+            format!("{:.4}", r.stolen_pct()),
+            r.owner.pinned.to_string(),
+            r.thief_pinned.to_string(),
+            r.owner
+                .cpu_share
+                .map_or(String::new(), |c| format!("{c:.3}")),
+            r.thief_cpu_share
+                .map_or(String::new(), |c| format!("{c:.3}")),
+            tries.to_string(),
+        ]);
+        Ok::<(), BenchError>(())
+    })?;
 
     // Summaries: owner ops/s, steals/s and achieved stolen % per (impl, config).
     let summ =

@@ -14,7 +14,6 @@ pub mod impls;
 pub mod magpie;
 pub mod run;
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::{affinity, output, BenchError, Outcome, RunOptions};
@@ -277,25 +276,12 @@ pub fn run(opts: &QueueOptions) -> Result<Outcome, BenchError> {
 /// One line about the machine: cores, load, and whether the thief experiment can pin.
 fn environment_note() -> String {
     let cores = affinity::available_cores();
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "n/a".into());
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        "queue bench: C = {CAPACITY} u64 items; {cores} core(s) available; load average (1 min) {load}"
+    let mut s = format!(
+        "queue bench: C = {CAPACITY} u64 items; {cores} core(s) available; {}",
+        affinity::load_note(cores, "see the min cpu % columns")
     );
     if cores < 2 {
         s.push_str("\nWARNING: experiment 2 runs 2 threads on fewer than 2 cores; owner and thief will time-slice");
-    }
-    if let Ok(l) = load.parse::<f64>() {
-        if l >= 0.5 {
-            let _ = write!(
-                s,
-                "\nWARNING: machine busy before the run (load {l:.2} on {cores} cores): expect noise; see the min cpu % columns"
-            );
-        }
     }
     s.push('\n');
     s

@@ -195,7 +195,9 @@ impl<'a> Runner<'a> {
 /// solver, alternating, `reps` times each.
 pub fn overhead(workloads: &[Workload], reps: usize) -> Result<Vec<Sample>, BenchError> {
     let mut runner = Runner::new(workloads, "overhead");
+    let bar = crate::progress::bar("search overhead", workloads.len() * (reps + 1));
     for w in 0..workloads.len() {
+        bar.inc(1);
         runner.handwritten(w, None)?;
         runner.skeleton(w, Coordination::Sequential, None, None)?;
         for rep in 0..reps {
@@ -207,8 +209,10 @@ pub fn overhead(workloads: &[Workload], reps: usize) -> Result<Vec<Sample>, Benc
                 runner.skeleton(w, Coordination::Sequential, None, Some(rep))?;
                 runner.handwritten(w, Some(rep))?;
             }
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     Ok(runner.samples)
 }
 
@@ -262,6 +266,10 @@ fn grid(
         .iter()
         .flat_map(|&(_, c)| (0..pools.len()).map(move |p| (c, p)))
         .collect();
+    let bar = crate::progress::bar(
+        &format!("search {experiment}"),
+        workloads.len() * (reps + 1) * cells.len(),
+    );
     for (w, workload) in workloads.iter().enumerate() {
         let spawn_depth = workload.spawn_depth();
         for rep in std::iter::once(None).chain((0..reps).map(Some)) {
@@ -274,8 +282,10 @@ fn grid(
                 let coordination = for_workload(coordination, spawn_depth);
                 let (pool, name) = &pools[p];
                 runner.skeleton(w, coordination, Some((pool, name)), rep)?;
+                bar.inc(1);
             }
         }
     }
+    bar.finish_and_clear();
     Ok(runner.samples)
 }

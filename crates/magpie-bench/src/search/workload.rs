@@ -145,11 +145,6 @@ impl Workload {
         })
     }
 
-    /// Whether [`run_handwritten`](Self::run_handwritten) exists for this workload.
-    pub fn has_handwritten(&self) -> bool {
-        !matches!(self, Self::Knapsack { .. })
-    }
-
     /// Runs the plain recursive solver of the same algorithm (no framework).
     pub fn run_handwritten(&self) -> Result<RunResult, BenchError> {
         let start = Instant::now();

@@ -1,10 +1,11 @@
-//! Progress on stderr for runs longer than a second: elapsed time and nodes so far,
-//! redrawn in place on a terminal, one line every few seconds otherwise.
+//! Progress of a search on stderr: an `indicatif` spinner with the elapsed time and the
+//! nodes explored so far. It appears after a second (short searches stay silent) and
+//! only when stderr is a terminal, so `--json` output and CI logs carry no progress.
 
-use std::io::{IsTerminal, Write};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use magpie_search::Progress;
 
 /// Runs `search` on this thread while another thread reports `counter` (if `show`).
@@ -22,42 +23,26 @@ pub fn while_running<R>(counter: &Progress, show: bool, search: impl FnOnce() ->
 }
 
 fn report(counter: &Progress, finished: &mpsc::Receiver<()>) {
-    let start = Instant::now();
-    let terminal = std::io::stderr().is_terminal();
-    let every = if terminal {
-        Duration::from_secs(1)
-    } else {
-        Duration::from_secs(5)
+    let running = |wait| {
+        matches!(
+            finished.recv_timeout(wait),
+            Err(mpsc::RecvTimeoutError::Timeout)
+        )
     };
-    if !matches!(
-        finished.recv_timeout(Duration::from_secs(1)),
-        Err(mpsc::RecvTimeoutError::Timeout)
-    ) {
+    if !running(Duration::from_secs(1)) {
         return; // finished within a second: no progress shown
     }
+    let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    spinner.set_style(
+        ProgressStyle::with_template("{spinner} searching: {elapsed} {msg}")
+            .expect("valid progress template"),
+    );
     loop {
-        let line = format!(
-            "searching: {:.0} s, {} nodes",
-            start.elapsed().as_secs_f64(),
-            counter.nodes()
-        );
-        let mut err = std::io::stderr().lock();
-        // Progress is best effort: a closed stderr must not stop the search.
-        let _ = if terminal {
-            write!(err, "\r\x1b[K{line}")
-        } else {
-            writeln!(err, "{line}")
-        };
-        let _ = err.flush();
-        drop(err);
-        if !matches!(
-            finished.recv_timeout(every),
-            Err(mpsc::RecvTimeoutError::Timeout)
-        ) {
+        spinner.set_message(format!("{} nodes", counter.nodes()));
+        spinner.tick();
+        if !running(Duration::from_millis(200)) {
             break;
         }
     }
-    if terminal {
-        let _ = write!(std::io::stderr(), "\r\x1b[K");
-    }
+    spinner.finish_and_clear();
 }

@@ -1,0 +1,21 @@
+//! Progress bars on stderr for the long benchmark loops, drawn with `indicatif`.
+//!
+//! A full benchmark runs for minutes, so each measuring loop shows how far it is. The
+//! bars draw only when stderr is a terminal: redirected output (CI logs, `> file`)
+//! stays free of them, and the tables on stdout are printed after a bar is cleared.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar of `total` steps labelled `what`, on stderr (hidden when it is not a terminal).
+pub fn bar(what: &str, total: usize) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed}, eta {eta})",
+        )
+        .expect("valid progress template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(what.to_string());
+    bar
+}

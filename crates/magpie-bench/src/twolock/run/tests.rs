@@ -1,0 +1,153 @@
+use super::*;
+use crate::twolock::peers::{Bounded, MutexDeque};
+use magpie_queue::twolock::TwoLockQueue;
+
+#[test]
+fn shares_cover_all_values_once() {
+    for producers in 1..=5 {
+        let mut next = 1;
+        for p in 0..producers {
+            let (lo, hi) = share(1000, producers, p);
+            assert_eq!(lo, next);
+            next = hi;
+        }
+        assert_eq!(next, 1001);
+    }
+}
+
+#[test]
+fn throughput_runs_verify() {
+    let r = throughput(TwoLockQueue::<u64>::new, 2, 2, 20_000, None, "twolock").unwrap();
+    assert_eq!(r.items, 20_000);
+    assert!(r.secs > 0.0);
+    throughput(MutexDeque::new, 3, 1, 10_000, None, "mutex").unwrap();
+    throughput(Bounded::new, 1, 3, 50_000, None, "bounded").unwrap();
+}
+
+/// A queue that drops every 1000th item: the benchmark must fail, not hang or pass.
+struct Lossy(MutexDeque);
+
+impl MpmcQueue for Lossy {
+    fn try_push(&self, v: u64) -> Result<(), u64> {
+        if v % 1000 == 0 {
+            return Ok(());
+        }
+        self.0.try_push(v)
+    }
+
+    fn try_pop(&self) -> Option<u64> {
+        self.0.try_pop()
+    }
+}
+
+/// A queue that delivers every 1000th item twice.
+struct Duplicating(MutexDeque);
+
+impl MpmcQueue for Duplicating {
+    fn try_push(&self, v: u64) -> Result<(), u64> {
+        if v % 1000 == 0 {
+            self.0.try_push(v)?;
+        }
+        self.0.try_push(v)
+    }
+
+    fn try_pop(&self) -> Option<u64> {
+        self.0.try_pop()
+    }
+}
+
+#[test]
+fn lost_items_fail_loudly() {
+    let err = throughput_with(
+        || Lossy(MutexDeque::new()),
+        2,
+        2,
+        5_000,
+        "lossy",
+        Limits {
+            stall: Duration::from_millis(300),
+            cap: None,
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("ITEMS LOST"), "{err}");
+}
+
+#[test]
+fn duplicated_items_fail_loudly() {
+    let err = throughput(|| Duplicating(MutexDeque::new()), 1, 1, 5_000, None, "dup")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("DUPLICATED"), "{err}");
+}
+
+/// A queue slow enough to hit a short cap: truncated, still verified.
+struct Slow(MutexDeque);
+
+impl MpmcQueue for Slow {
+    fn try_push(&self, v: u64) -> Result<(), u64> {
+        thread::sleep(Duration::from_micros(20));
+        self.0.try_push(v)
+    }
+
+    fn try_pop(&self) -> Option<u64> {
+        self.0.try_pop()
+    }
+}
+
+#[test]
+fn capped_runs_are_truncated_and_verified() {
+    let r = throughput(
+        || Slow(MutexDeque::new()),
+        2,
+        2,
+        1_000_000,
+        Some(Duration::from_millis(100)),
+        "slow",
+    )
+    .unwrap();
+    assert!(r.truncated);
+    assert!(r.items > 0 && r.items < 1_000_000, "{}", r.items);
+    let r = throughput(
+        MutexDeque::new,
+        2,
+        2,
+        10_000,
+        Some(Duration::from_secs(20)),
+        "m",
+    )
+    .unwrap();
+    assert!(!r.truncated);
+    assert_eq!(r.items, 10_000);
+}
+
+#[test]
+fn one_side_runs_verify() {
+    for side in [Side::Push, Side::Pop] {
+        for threads in [1, 2] {
+            let r = one_side(TwoLockQueue::<u64>::new, side, threads, 20_000, "tl").unwrap();
+            assert_eq!(r.items, 20_000);
+            one_side(MutexDeque::new, side, threads, 5_000, "mutex").unwrap();
+        }
+    }
+    // A bounded queue that cannot hold N is an error, not a hang.
+    for side in [Side::Push, Side::Pop] {
+        let err = one_side(Bounded::new, side, 1, 1_000_000, "bounded").unwrap_err();
+        assert!(err.to_string().contains("cannot hold"), "{err}");
+    }
+    let err = one_side(|| Lossy(MutexDeque::new()), Side::Push, 2, 5_000, "lossy")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ITEMS LOST"), "{err}");
+}
+
+#[test]
+fn drain_modes_verify() {
+    for mode in [DrainMode::Batch, DrainMode::Single] {
+        for prefill in [true, false] {
+            let r = drain(TwoLockQueue::<u64>::new, 10_000, mode, prefill, "drain").unwrap();
+            assert_eq!(r.items, 10_000);
+        }
+    }
+}
