@@ -38,7 +38,7 @@ else
 fi
 
 step "examples"
-for ex in fib quicksort; do
+for ex in fib quicksort par_iter; do
   cargo run --release -q -p magpie --example "$ex" -- --quick
 done
 

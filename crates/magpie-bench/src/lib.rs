@@ -4,7 +4,7 @@
 //! or a sequential bound on the same workload, with repetitions and spread. This crate
 //! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`progress`],
 //! [`affinity`]) and the experiments themselves ([`queue`], [`twolock`], [`pool`],
-//! [`poolexp`], [`search`], and [`dist`] and [`nodepolicy`], which run the MPI build
+//! [`poolexp`], [`search`], [`iter`], and [`dist`] and [`nodepolicy`], which run the MPI build
 //! under `mpirun`),
 //! listed in a [`registry`] so the command line
 //! can run one benchmark by name or all of them.
@@ -12,6 +12,7 @@
 pub mod affinity;
 pub mod csv;
 pub mod dist;
+pub mod iter;
 pub mod mpirun;
 pub mod nodepolicy;
 pub mod order;

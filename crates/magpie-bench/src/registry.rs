@@ -33,6 +33,10 @@ fn run_pool(opts: &RunOptions) -> Result<Outcome, BenchError> {
     crate::pool::run(opts)
 }
 
+fn run_iter(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::iter::run(opts)
+}
+
 fn run_search(opts: &RunOptions) -> Result<Outcome, BenchError> {
     crate::search::run(opts)
 }
@@ -64,6 +68,11 @@ pub fn benchmarks() -> &'static [Benchmark] {
             name: "search",
             about: "search skeletons: overhead vs hand-written, speedup 1 -> 2 threads per coordination, victim policies",
             run: run_search,
+        },
+        Benchmark {
+            name: "iter",
+            about: "parallel iterators vs rayon and sequential: sum, map+collect, filter+count, sort, skewed, nested",
+            run: run_iter,
         },
     ]
 }

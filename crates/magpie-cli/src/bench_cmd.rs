@@ -13,7 +13,7 @@ use magpie_bench::{pool, poolexp, registry, search, twolock, BenchError, Outcome
     after_help = "Speed claims are ratios of medians measured in one run, with repetitions and \
 spread (min..max). Use --quick for a short CI-sized run (< 60 s). Results: one CSV row per \
 implementation x configuration x repetition, a summary CSV, an SVG plot per experiment and \
-report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench twolock --quick\n  magpie bench pool --quick\n  magpie bench poolexp --quick\n  magpie bench search --quick\n  magpie bench \
+report.txt, in the output directory.\n\nExamples:\n  magpie bench queue --quick\n  magpie bench twolock --quick\n  magpie bench pool --quick\n  magpie bench poolexp --quick\n  magpie bench search --quick\n  magpie bench iter --quick\n  magpie bench \
 queue --reps 11 --only owner --out /tmp/q\n  magpie bench all --quick"
 )]
 pub struct BenchArgs {
@@ -66,6 +66,13 @@ enum BenchCommand {
     /// performance with the stolen percentage. Data from MAGPIE_DATA (default
     /// ../shared/data).
     Search(SearchBenchArgs),
+    /// Parallel iterators: magpie vs rayon vs sequential, 2 threads
+    ///
+    /// The same par_iter code on magpie's and rayon's prelude and the sequential
+    /// iterator, interleaved: sum of squares over 100 M u64, map + collect of 10 M,
+    /// filter + count, par_sort_unstable of 10 M u32, a skewed map and a nested
+    /// par_iter. Target: magpie >= 1.0x rayon on every row. --quick: sizes / 10.
+    Iter(IterBenchArgs),
     /// Distribution overhead: 2 ranks x 1 thread vs 1 rank x 2 threads under mpirun
     ///
     /// Needs the MPI build (cargo build --release -p magpie-cli --features mpi) and
@@ -81,7 +88,7 @@ enum BenchCommand {
     /// eq. 4.1 speedup % of performance over depthpool, eq. 4.2 max-difference %.
     /// Data from MAGPIE_DATA (default ../shared/data). Not part of `bench all`.
     Nodepolicy(DistBenchArgs),
-    /// Run every registered benchmark (queue, twolock, poolexp, pool, search), each into OUT/<name>/
+    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, iter), each into OUT/<name>/
     All(AllArgs),
 }
 
@@ -154,6 +161,15 @@ struct SearchBenchArgs {
     common: CommonArgs,
     /// Directory for CSV, SVG and report.txt (created if missing)
     #[arg(long, value_name = "DIR", default_value = "bench-results/search")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct IterBenchArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/iter")]
     out: PathBuf,
 }
 
@@ -242,6 +258,10 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         BenchCommand::Search(a) => {
             let outcome = search::run(&a.common.options(a.out.clone()))?;
             print_outcome("search", &outcome);
+        }
+        BenchCommand::Iter(a) => {
+            let outcome = magpie_bench::iter::run(&a.common.options(a.out.clone()))?;
+            print_outcome("iter", &outcome);
         }
         BenchCommand::Dist(a) => {
             let options = magpie_bench::dist::DistOptions {

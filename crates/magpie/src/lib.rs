@@ -42,6 +42,7 @@
 
 mod builder;
 mod global;
+pub mod iter;
 mod job;
 mod job_cache;
 mod join;
@@ -57,6 +58,8 @@ mod spawn;
 mod stats;
 mod sync;
 mod worker;
+
+pub mod prelude;
 
 pub use builder::{BuildError, ThreadPoolBuilder, DEFAULT_BLOCKS, DEFAULT_ENTRIES};
 pub use join::join;

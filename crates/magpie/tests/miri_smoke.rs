@@ -57,3 +57,41 @@ fn join_scope_spawn_and_panics_on_a_small_pool() {
     assert_eq!(pool.install(|| fib(6)), 8);
     drop(pool);
 }
+
+#[test]
+fn parallel_iterators_unsafe_paths_at_miri_size() {
+    use magpie::prelude::*;
+    let pool = magpie::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    // Owned Vec pieces and collecting in place, with heap items.
+    let strings: Vec<String> = (0..40).map(|i| i.to_string()).collect();
+    let lengths: Vec<usize> =
+        pool.install(|| strings.clone().into_par_iter().map(|s| s.len()).collect());
+    assert_eq!(lengths, strings.iter().map(String::len).collect::<Vec<_>>());
+    // Short circuit leaves pieces unread: they drop their items.
+    let found = pool.install(|| strings.clone().into_par_iter().find_any(|s| s == "7"));
+    assert_eq!(found.as_deref(), Some("7"));
+    // A panic while collecting in place drops what was written and what was not read.
+    let err = panic::catch_unwind(AssertUnwindSafe(|| {
+        pool.install(|| {
+            strings
+                .clone()
+                .into_par_iter()
+                .map(|s| if s == "30" { panic!("stop") } else { s })
+                .collect::<Vec<_>>()
+        })
+    }));
+    assert!(err.is_err());
+    // Zero-sized items and the filtered (piecewise) collect.
+    let units: Vec<()> = pool.install(|| vec![(); 50].into_par_iter().collect());
+    assert_eq!(units.len(), 50);
+    let odd: Vec<String> = pool.install(|| {
+        strings
+            .into_par_iter()
+            .filter(|s| s.ends_with('1'))
+            .collect()
+    });
+    assert_eq!(odd, ["1", "11", "21", "31"]);
+}

@@ -1,0 +1,403 @@
+//! Parallel iterators against rayon and the sequential iterator: `magpie bench iter`.
+//!
+//! The same iterator code (one macro body) runs on magpie's and rayon's prelude, each
+//! in its own 2-thread pool built before timing, and the plain sequential iterator
+//! runs beside them. Workloads: sum of squares over 100 M `u64`, map + collect of 10 M
+//! items, filter + count over 10 M, `par_sort_unstable` of 10 M random `u32`, a skewed
+//! map (the cost of an item grows with its index) and a `par_iter` nested in a
+//! `par_iter`. Every cell runs once per repetition in a fresh seeded order
+//! ([`crate::order`]); answers are compared across the three. Target: magpie ≥ 1.0×
+//! rayon (ratio of median times) on every row. `--quick` divides the sizes by 10.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::stats::Summary;
+use crate::svg::{Bar, BarChart, BarSeries};
+use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+
+const THREADS: usize = 2;
+const RUNTIMES: [&str; 3] = ["magpie", "rayon", "sequential"];
+const WORKLOADS: [&str; 6] = [
+    "sum of squares",
+    "map + collect",
+    "filter + count",
+    "par_sort_unstable",
+    "skewed map",
+    "nested par_iter",
+];
+
+/// Work of the skewed map: `i / 64` rounds of xorshift, so the last items cost the most.
+fn skew_cost(i: u64) -> u64 {
+    let mut x = i | 1;
+    for _ in 0..i / 64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    x & 0xff
+}
+
+/// A cheap, not trivially foldable item of the nested workload.
+fn mix(i: u64, j: u64) -> u64 {
+    (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ j).rotate_left(17) & 0xffff
+}
+
+/// The workloads written once against whichever prelude is in scope.
+macro_rules! workloads {
+    () => {
+        pub fn sum_squares(v: &[u64]) -> u64 {
+            v.par_iter().map(|&x| x * x).sum()
+        }
+        pub fn map_collect(v: &[u64]) -> Vec<u64> {
+            v.par_iter().map(|&x| x * 3 + 1).collect()
+        }
+        pub fn filter_count(v: &[u64]) -> usize {
+            v.par_iter().filter(|&&x| x % 3 == 0).count()
+        }
+        pub fn sort(v: &mut [u32]) {
+            v.par_sort_unstable()
+        }
+        pub fn skewed(n: u64) -> u64 {
+            (0..n).into_par_iter().map(super::skew_cost).sum()
+        }
+        pub fn nested(outer: u64, inner: u64) -> u64 {
+            (0..outer)
+                .into_par_iter()
+                .map(|i| {
+                    (0..inner)
+                        .into_par_iter()
+                        .map(|j| super::mix(i, j))
+                        .sum::<u64>()
+                })
+                .sum()
+        }
+    };
+}
+
+mod on_magpie {
+    use magpie::prelude::*;
+    workloads!();
+}
+
+mod on_rayon {
+    use rayon::prelude::*;
+    workloads!();
+}
+
+mod sequential {
+    pub fn sum_squares(v: &[u64]) -> u64 {
+        v.iter().map(|&x| x * x).sum()
+    }
+    pub fn map_collect(v: &[u64]) -> Vec<u64> {
+        v.iter().map(|&x| x * 3 + 1).collect()
+    }
+    pub fn filter_count(v: &[u64]) -> usize {
+        v.iter().filter(|&&x| x % 3 == 0).count()
+    }
+    pub fn sort(v: &mut [u32]) {
+        v.sort_unstable()
+    }
+    pub fn skewed(n: u64) -> u64 {
+        (0..n).map(super::skew_cost).sum()
+    }
+    pub fn nested(outer: u64, inner: u64) -> u64 {
+        (0..outer)
+            .map(|i| (0..inner).map(|j| super::mix(i, j)).sum::<u64>())
+            .sum()
+    }
+}
+
+/// Inputs, built once before timing.
+struct Inputs {
+    big: Vec<u64>,
+    unsorted: Vec<u32>,
+    skew_n: u64,
+    nested: (u64, u64),
+}
+
+impl Inputs {
+    fn new(quick: bool) -> Inputs {
+        let scale = if quick { 10 } else { 1 };
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let unsorted = (0..10_000_000 / scale)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u32
+            })
+            .collect();
+        Inputs {
+            // Values below 2^16: squares and their sum stay far from overflow.
+            big: (0..100_000_000 / scale as u64)
+                .map(|i| i & 0xffff)
+                .collect(),
+            unsorted,
+            skew_n: 200_000 / scale as u64,
+            nested: (1_000 / scale as u64, 10_000),
+        }
+    }
+    fn ten_million(&self) -> &[u64] {
+        &self.big[..self.big.len() / 10]
+    }
+}
+
+/// Runs workload `w` on runtime `r`; returns seconds and a digest of the answer.
+fn measure(w: usize, r: usize, inputs: &Inputs, pools: &Pools) -> (f64, u64) {
+    let ten = inputs.ten_million();
+    let mut to_sort = (w == 3).then(|| inputs.unsorted.clone());
+    let start = Instant::now();
+    let (digest, to_sort) = {
+        let run = move || -> (u64, Option<Vec<u32>>) {
+            let digest = match (w, r) {
+                (0, 0) => on_magpie::sum_squares(&inputs.big),
+                (0, 1) => on_rayon::sum_squares(&inputs.big),
+                (0, _) => sequential::sum_squares(&inputs.big),
+                (1, 0) => digest(&black_box(on_magpie::map_collect(ten))),
+                (1, 1) => digest(&black_box(on_rayon::map_collect(ten))),
+                (1, _) => digest(&black_box(sequential::map_collect(ten))),
+                (2, 0) => on_magpie::filter_count(ten) as u64,
+                (2, 1) => on_rayon::filter_count(ten) as u64,
+                (2, _) => sequential::filter_count(ten) as u64,
+                (3, _) => {
+                    let v = to_sort.as_mut().expect("input cloned above");
+                    match r {
+                        0 => on_magpie::sort(v),
+                        1 => on_rayon::sort(v),
+                        _ => sequential::sort(v),
+                    }
+                    0
+                }
+                (4, 0) => on_magpie::skewed(inputs.skew_n),
+                (4, 1) => on_rayon::skewed(inputs.skew_n),
+                (4, _) => sequential::skewed(inputs.skew_n),
+                (_, 0) => on_magpie::nested(inputs.nested.0, inputs.nested.1),
+                (_, 1) => on_rayon::nested(inputs.nested.0, inputs.nested.1),
+                (_, _) => sequential::nested(inputs.nested.0, inputs.nested.1),
+            };
+            (digest, to_sort)
+        };
+        match r {
+            0 => pools.magpie.install(run),
+            1 => pools.rayon.install(run),
+            _ => run(),
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let digest = match to_sort {
+        Some(v) => {
+            assert!(
+                v.windows(2).all(|w| w[0] <= w[1]),
+                "{} left the input unsorted",
+                RUNTIMES[r]
+            );
+            digest_u32(&v)
+        }
+        None => digest,
+    };
+    (seconds, digest)
+}
+
+fn digest(v: &[u64]) -> u64 {
+    v.iter().enumerate().fold(0u64, |h, (i, &x)| {
+        h.rotate_left(5) ^ x.wrapping_add(i as u64)
+    })
+}
+
+fn digest_u32(v: &[u32]) -> u64 {
+    v.iter()
+        .step_by(997)
+        .fold(v.len() as u64, |h, &x| h.rotate_left(5) ^ x as u64)
+}
+
+struct Pools {
+    magpie: magpie::ThreadPool,
+    rayon: rayon::ThreadPool,
+}
+
+#[derive(Serialize)]
+struct RunRow {
+    workload: &'static str,
+    runtime: &'static str,
+    rep: usize,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct SummaryRow {
+    workload: &'static str,
+    runtime: &'static str,
+    median_ms: f64,
+    min_ms: f64,
+    max_ms: f64,
+    spread_pct: f64,
+    x_rayon: f64,
+    x_sequential: f64,
+}
+
+/// Runs the benchmark.
+pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
+    let out = &options.out_dir;
+    output::prepare_dir(out)?;
+    let reps = options.reps.unwrap_or(if options.quick { 3 } else { 11 });
+    let pools = Pools {
+        magpie: magpie::ThreadPoolBuilder::new()
+            .num_threads(THREADS)
+            .build()
+            .map_err(|e| BenchError::Invalid(format!("magpie pool: {e}")))?,
+        rayon: rayon::ThreadPoolBuilder::new()
+            .num_threads(THREADS)
+            .build()
+            .map_err(|e| BenchError::Invalid(format!("rayon pool: {e}")))?,
+    };
+    let inputs = Inputs::new(options.quick);
+    let cells = WORKLOADS.len() * RUNTIMES.len();
+    let mut times = vec![Vec::new(); cells];
+    let mut answers: Vec<Option<u64>> = vec![None; WORKLOADS.len()];
+    let mut runs = Vec::new();
+    // One untimed warm-up of every cell (pools awake, inputs in cache alike).
+    for cell in 0..cells {
+        measure(
+            cell / RUNTIMES.len(),
+            cell % RUNTIMES.len(),
+            &inputs,
+            &pools,
+        );
+    }
+    crate::order::interleave("bench iter", cells, reps, |rep, cell| {
+        let (w, r) = (cell / RUNTIMES.len(), cell % RUNTIMES.len());
+        let (seconds, digest) = measure(w, r, &inputs, &pools);
+        if *answers[w].get_or_insert(digest) != digest {
+            return Err(BenchError::Worker(format!(
+                "{}: {} gave a different answer",
+                WORKLOADS[w], RUNTIMES[r]
+            )));
+        }
+        times[cell].push(seconds);
+        runs.push(RunRow {
+            workload: WORKLOADS[w],
+            runtime: RUNTIMES[r],
+            rep,
+            seconds,
+        });
+        Ok(())
+    })?;
+    let summaries = Summary::of_each(&times)?;
+    let at = |w: usize, r: usize| summaries[w * RUNTIMES.len() + r];
+    let mut rows = Vec::new();
+    let mut targets = Vec::new();
+    for (w, &workload) in WORKLOADS.iter().enumerate() {
+        for (r, &runtime) in RUNTIMES.iter().enumerate() {
+            let s = at(w, r);
+            rows.push(SummaryRow {
+                workload,
+                runtime,
+                median_ms: s.median * 1e3,
+                min_ms: s.min * 1e3,
+                max_ms: s.max * 1e3,
+                spread_pct: s.spread_pct(),
+                x_rayon: at(w, 1).median / s.median,
+                x_sequential: at(w, 2).median / s.median,
+            });
+        }
+        targets.push(TargetCheck {
+            name: format!("{workload}, {THREADS} threads: rayon time / magpie time"),
+            measured: Some(at(w, 1).median / at(w, 0).median),
+            threshold: 1.0,
+        });
+    }
+    let mut outcome = Outcome {
+        files: vec![
+            mpirun::write_csv(out, "iter_runs.csv", &runs)?,
+            mpirun::write_csv(out, "iter_summary.csv", &rows)?,
+        ],
+        targets,
+    };
+    let chart = chart(&times, reps);
+    outcome.files.push(output::write_file(
+        out,
+        "iter_speedup.svg",
+        &chart.render(),
+    )?);
+    let report = report(&rows, &outcome.targets, reps, options.quick);
+    print!("{report}");
+    outcome
+        .files
+        .push(output::write_file(out, "iter_report.txt", &report)?);
+    Ok(outcome)
+}
+
+/// Speedup over the sequential iterator, per repetition (median, min..max).
+fn chart(times: &[Vec<f64>], reps: usize) -> BarChart {
+    let n = RUNTIMES.len();
+    BarChart {
+        title: format!("Parallel iterators, {THREADS} threads, median of {reps}"),
+        y_label: "sequential time / time (bars = min..max)".into(),
+        x_label: "workload".into(),
+        categories: WORKLOADS.iter().map(|w| w.to_string()).collect(),
+        series: RUNTIMES[..2]
+            .iter()
+            .enumerate()
+            .map(|(r, name)| BarSeries {
+                name: name.to_string(),
+                bars: (0..WORKLOADS.len())
+                    .map(|w| {
+                        let seq = &times[w * n + 2];
+                        let mine = &times[w * n + r];
+                        let speedups: Vec<f64> = seq.iter().zip(mine).map(|(s, m)| s / m).collect();
+                        Summary::of(&speedups).map(Bar::from)
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn report(rows: &[SummaryRow], targets: &[TargetCheck], reps: usize, quick: bool) -> String {
+    let mut text = format!(
+        "parallel iterators, {THREADS} threads, {reps} interleaved repetitions{}\n\
+         {:<18} {:<10} {:>10} {:>9} {:>9} {:>8} {:>7} {:>7}\n",
+        if quick {
+            " (QUICK: sizes / 10, not evidence)"
+        } else {
+            ""
+        },
+        "workload",
+        "runtime",
+        "median ms",
+        "min",
+        "max",
+        "spread%",
+        "x rayon",
+        "x seq"
+    );
+    for r in rows {
+        let _ = writeln!(
+            text,
+            "{:<18} {:<10} {:>10.2} {:>9.2} {:>9.2} {:>8.1} {:>7.2} {:>7.2}",
+            r.workload,
+            r.runtime,
+            r.median_ms,
+            r.min_ms,
+            r.max_ms,
+            r.spread_pct,
+            r.x_rayon,
+            r.x_sequential
+        );
+    }
+    for t in targets {
+        let _ = writeln!(
+            text,
+            "{:<58} {:>6.2}x >= {:.2}x {}",
+            t.name,
+            t.measured.unwrap_or(f64::NAN),
+            t.threshold,
+            if t.passed() { "PASS" } else { "MISS" }
+        );
+    }
+    text
+}

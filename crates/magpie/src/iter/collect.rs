@@ -1,0 +1,206 @@
+//! `collect`: building a `Vec` in input order.
+//!
+//! When every position yields one item (an exact producer: no `filter`), each piece
+//! writes straight into its own part of the result's buffer, as rayon does; otherwise
+//! each piece collects a `Vec` and the pieces are concatenated in order at the end.
+
+use std::collections::LinkedList;
+
+use super::plumbing::{bridge, Producer, Reducer};
+use super::{IntoParallelIterator, ParallelIterator};
+
+/// A collection that can be built from a parallel iterator (`collect`).
+pub trait FromParallelIterator<T: Send> {
+    /// Builds the collection.
+    fn from_par_iter<I>(iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>;
+}
+
+impl<T: Send> FromParallelIterator<T> for Vec<T> {
+    fn from_par_iter<I>(iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        let producer = iter.into_par_iter().into_producer();
+        if producer.exact() {
+            collect_in_place(producer)
+        } else {
+            collect_pieces(producer)
+        }
+    }
+}
+
+fn collect_pieces<P: Producer>(producer: P) -> Vec<P::Item>
+where
+    P::Item: Send,
+{
+    let leaf = |it: P::IntoIter| LinkedList::from([it.collect::<Vec<_>>()]);
+    let combine = |mut a: LinkedList<Vec<_>>, mut b| {
+        a.append(&mut b);
+        a
+    };
+    let pieces = bridge(
+        producer,
+        &Reducer {
+            leaf: &leaf,
+            combine: &combine,
+            stop: None,
+        },
+    );
+    let mut out = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+    for mut piece in pieces {
+        out.append(&mut piece);
+    }
+    out
+}
+
+fn collect_in_place<P: Producer>(producer: P) -> Vec<P::Item>
+where
+    P::Item: Send,
+{
+    let len = producer.len();
+    let mut out = Vec::with_capacity(len);
+    let target = Target {
+        items: producer,
+        start: out.as_mut_ptr(),
+    };
+    let leaf = |piece: TargetPiece<P::IntoIter, P::Item>| {
+        let mut written = Written {
+            start: piece.start,
+            count: 0,
+        };
+        for item in piece.items.take(piece.len) {
+            // SAFETY: `count < piece.len`: a distinct, in-bounds, uninitialised position
+            // of `out`'s buffer owned by this piece only; `written` drops the items
+            // written so far if a later one panics.
+            unsafe { piece.start.add(written.count).write(item) };
+            written.count += 1;
+        }
+        written
+    };
+    let combine = |a: Written<P::Item>, b: Written<P::Item>| a.merge(b);
+    let written = bridge(
+        target,
+        &Reducer {
+            leaf: &leaf,
+            combine: &combine,
+            stop: None,
+        },
+    );
+    // Sound whatever a producer reports: a producer yielding fewer items than it
+    // claimed leaves a gap, caught here before the length is set.
+    assert_eq!(
+        written.count, len,
+        "an exact producer yielded fewer items than its length"
+    );
+    std::mem::forget(written);
+    // SAFETY: all `len` positions were written (checked above) and their ownership
+    // passed from `written` (forgotten) to `out`.
+    unsafe { out.set_len(len) };
+    out
+}
+
+/// A producer paired with the uninitialised positions `[start, start + len)` of the
+/// result that its items go to.
+struct Target<P: Producer> {
+    items: P,
+    start: *mut P::Item,
+}
+
+// SAFETY: a `Target` writes only to its own disjoint positions; writing a `T` there
+// from another thread moves a `T` to it, allowed for `T: Send`.
+unsafe impl<P: Producer> Send for Target<P> where P::Item: Send {}
+
+impl<P: Producer> Producer for Target<P>
+where
+    P::Item: Send,
+{
+    type Item = P::Item;
+    type IntoIter = TargetPiece<P::IntoIter, P::Item>;
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        assert!(index <= self.items.len());
+        let (l, r) = self.items.split_at(index);
+        let left = Target {
+            items: l,
+            start: self.start,
+        };
+        // SAFETY: `index <= len`: inside or one past the reserved capacity.
+        let start = unsafe { self.start.add(index) };
+        (left, Target { items: r, start })
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        TargetPiece {
+            len: self.items.len(),
+            items: self.items.into_iter(),
+            start: self.start,
+        }
+    }
+    fn min_len(&self) -> usize {
+        self.items.min_len()
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+/// One piece of a [`Target`]: its items and where they go (the leaf reads the fields;
+/// as an iterator it yields the items).
+struct TargetPiece<I, T> {
+    items: I,
+    start: *mut T,
+    len: usize,
+}
+
+impl<I: Iterator> Iterator for TargetPiece<I, I::Item> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
+        self.items.next()
+    }
+}
+
+/// Positions a piece has written; dropping it drops those items (on a panic).
+struct Written<T> {
+    start: *mut T,
+    count: usize,
+}
+
+// SAFETY: owns `count` initialised `T`s; sending it sends them.
+unsafe impl<T: Send> Send for Written<T> {}
+
+impl<T> Written<T> {
+    /// Joins two neighbouring runs of written positions (left, then right).
+    fn merge(self, right: Written<T>) -> Written<T> {
+        if right.count == 0 {
+            return self;
+        }
+        if self.count == 0 {
+            return right;
+        }
+        // SAFETY: `start + count` is within the buffer (at most one past the end).
+        let contiguous = unsafe { self.start.add(self.count) } == right.start;
+        assert!(contiguous, "collect: pieces finished out of place");
+        let merged = Written {
+            start: self.start,
+            count: self.count + right.count,
+        };
+        std::mem::forget(self);
+        std::mem::forget(right);
+        merged
+    }
+}
+
+impl<T> Drop for Written<T> {
+    fn drop(&mut self) {
+        if self.count > 0 {
+            // SAFETY: these `count` positions were written by this run and are owned
+            // by it alone.
+            unsafe {
+                std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(self.start, self.count));
+            }
+        }
+    }
+}

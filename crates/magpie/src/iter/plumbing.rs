@@ -1,0 +1,152 @@
+//! The machinery under the parallel iterators: [`Producer`], a splittable source of
+//! items, and the adaptive splitter that divides a producer between the workers.
+//!
+//! A parallel iterator becomes one producer (adaptors wrap the producer of their base).
+//! `bridge` splits it in halves with [`join`](crate::join) while the splitter
+//! allows, and runs every remaining piece as an ordinary sequential iterator.
+//!
+//! # Splitting that adapts to load
+//! Rayon's adaptive splitter: a run starts with a budget of `threads` splits, halved at
+//! every level, so when nobody steals there are only about `2 × threads` pieces and the
+//! cost of `join` is paid a handful of times. When a half is *stolen* (it runs on
+//! another worker than the one that split it), that half gets a fresh budget of at
+//! least `threads` splits: work keeps being divided exactly where thieves are, and a
+//! skewed input (one expensive end) ends up cut finely there and coarsely elsewhere.
+//! We chose it over lazy binary splitting (which polls the local queue, a cost on every
+//! chunk) and heartbeat promotion (which needs a timer in the pool) because it needs
+//! nothing from the pool but `join` and the index of the current thread, and it is what
+//! rayon users' code was tuned against. `with_min_len` bounds how small a piece gets.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A splittable source of items: the part of a parallel iterator that can be cut.
+///
+/// `len` counts *positions* of the underlying source (slice elements, range values);
+/// an adaptor such as `filter` yields fewer items than positions. A producer is
+/// *exact* when it yields exactly one item per position; only exact producers can be
+/// zipped, enumerated, or collected straight into place.
+pub trait Producer: Send + Sized {
+    /// The items produced.
+    type Item;
+    /// The sequential iterator a piece becomes.
+    type IntoIter: Iterator<Item = Self::Item>;
+    /// The number of positions.
+    fn len(&self) -> usize;
+    /// Whether there are no positions.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Splits into positions `[0, index)` and `[index, len)`.
+    fn split_at(self, index: usize) -> (Self, Self);
+    /// The sequential iterator over this piece, in order.
+    fn into_iter(self) -> Self::IntoIter;
+    /// The fewest positions a piece may have (see `with_min_len`).
+    fn min_len(&self) -> usize {
+        1
+    }
+    /// Whether every position yields exactly one item.
+    fn exact(&self) -> bool;
+}
+
+/// How many threads a parallel iterator called from here should plan for.
+pub(crate) fn threads_here() -> usize {
+    match crate::worker::WorkerThread::current() {
+        Some(worker) => worker.registry().num_threads(),
+        None => crate::global::registry().num_threads(),
+    }
+}
+
+/// Rayon's adaptive splitter (see the module docs).
+#[derive(Clone, Copy)]
+pub(crate) struct Splitter {
+    splits: usize,
+    threads: usize,
+}
+
+impl Splitter {
+    /// A fresh budget for a run on the current pool.
+    pub(crate) fn new() -> Splitter {
+        let threads = threads_here();
+        Splitter {
+            splits: threads,
+            threads,
+        }
+    }
+
+    /// Whether a piece of `len` positions, none smaller than `min_len`, should be
+    /// split; `migrated` says it runs on another worker than the one that split it.
+    pub(crate) fn try_split(&mut self, len: usize, min_len: usize, migrated: bool) -> bool {
+        if len / 2 < min_len.max(1) {
+            return false;
+        }
+        if migrated {
+            self.splits = self.threads.max(self.splits / 2);
+            true
+        } else if self.splits > 0 {
+            self.splits /= 2;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// What to do with each piece and how to combine two neighbours' results.
+pub(crate) struct Reducer<'a, P: Producer, R> {
+    /// Runs one piece.
+    pub leaf: &'a (dyn Fn(P::IntoIter) -> R + Sync),
+    /// Combines the results of a left and a right neighbour, in that order.
+    pub combine: &'a (dyn Fn(R, R) -> R + Sync),
+    /// Set by a short-circuiting consumer; no piece is split once it is set.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// Runs `producer` in parallel on the current pool (the global pool from outside) and
+/// combines the pieces' results left to right.
+pub(crate) fn bridge<P, R>(producer: P, reducer: &Reducer<'_, P, R>) -> R
+where
+    P: Producer,
+    R: Send,
+{
+    in_pool(|| split(producer, Splitter::new(), false, reducer))
+}
+
+/// Runs `op` on a worker: here if the caller is one, else on the global pool.
+pub(crate) fn in_pool<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    if crate::worker::WorkerThread::current().is_some() {
+        op()
+    } else {
+        crate::global::registry().in_worker_cold(|_| op())
+    }
+}
+
+fn split<P, R>(
+    producer: P,
+    mut splitter: Splitter,
+    migrated: bool,
+    reducer: &Reducer<'_, P, R>,
+) -> R
+where
+    P: Producer,
+    R: Send,
+{
+    let len = producer.len();
+    let stopped = reducer.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    if stopped || !splitter.try_split(len, producer.min_len(), migrated) {
+        return (reducer.leaf)(producer.into_iter());
+    }
+    let (left, right) = producer.split_at(len / 2);
+    let here = crate::current_thread_index();
+    let (a, b) = crate::join(
+        || split(left, splitter, false, reducer),
+        || {
+            split(
+                right,
+                splitter,
+                crate::current_thread_index() != here,
+                reducer,
+            )
+        },
+    );
+    (reducer.combine)(a, b)
+}

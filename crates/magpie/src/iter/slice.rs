@@ -1,0 +1,249 @@
+//! Slices as parallel sources: `par_iter`, `par_iter_mut`, `par_chunks`,
+//! `par_chunks_mut`, and the sorts of [`ParallelSliceMut`].
+
+use super::plumbing::Producer;
+use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+
+/// Parallel iterator over `&T` of a slice.
+#[derive(Debug)]
+pub struct Iter<'data, T> {
+    slice: &'data [T],
+}
+
+/// Parallel iterator over `&mut T` of a slice.
+#[derive(Debug)]
+pub struct IterMut<'data, T> {
+    slice: &'data mut [T],
+}
+
+/// Parallel iterator over `size`-element chunks of a slice (the last may be shorter).
+#[derive(Debug)]
+pub struct Chunks<'data, T> {
+    slice: &'data [T],
+    size: usize,
+}
+
+/// Parallel iterator over mutable `size`-element chunks of a slice.
+#[derive(Debug)]
+pub struct ChunksMut<'data, T> {
+    slice: &'data mut [T],
+    size: usize,
+}
+
+/// `par_chunks` on slices (and, through deref, `Vec`s and arrays).
+pub trait ParallelSlice<T: Sync> {
+    /// Parallel iterator over `size`-element chunks; the last may be shorter.
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_chunks(&self, size: usize) -> Chunks<'_, T>;
+}
+
+impl<T: Sync> ParallelSlice<T> for [T] {
+    fn par_chunks(&self, size: usize) -> Chunks<'_, T> {
+        assert!(size != 0, "chunk size must not be zero");
+        Chunks { slice: self, size }
+    }
+}
+
+/// `par_chunks_mut` and the parallel sorts on mutable slices.
+pub trait ParallelSliceMut<T: Send> {
+    /// Parallel iterator over mutable `size`-element chunks; the last may be shorter.
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_chunks_mut(&mut self, size: usize) -> ChunksMut<'_, T>;
+
+    /// Sorts in parallel, keeping equal elements in order (a merge sort: the halves
+    /// sort in parallel, then merge; needs a buffer of the slice's size).
+    fn par_sort(&mut self)
+    where
+        T: Ord;
+
+    /// Sorts in parallel without keeping equal elements in order (quicksort whose two
+    /// sides run in parallel; no allocation; `O(n log n)` in the worst case).
+    fn par_sort_unstable(&mut self)
+    where
+        T: Ord;
+}
+
+impl<T: Send> ParallelSliceMut<T> for [T] {
+    fn par_chunks_mut(&mut self, size: usize) -> ChunksMut<'_, T> {
+        assert!(size != 0, "chunk size must not be zero");
+        ChunksMut { slice: self, size }
+    }
+    fn par_sort(&mut self)
+    where
+        T: Ord,
+    {
+        super::sort::merge_sort(self);
+    }
+    fn par_sort_unstable(&mut self)
+    where
+        T: Ord,
+    {
+        super::sort::quicksort(self);
+    }
+}
+
+macro_rules! indexed_source {
+    ($name:ident, $item:ty, $len:expr, [$($bound:tt)*]) => {
+        impl<'data, T: $($bound)*> ParallelIterator for $name<'data, T> {
+            type Item = $item;
+            type Producer = Self;
+            fn into_producer(self) -> Self {
+                self
+            }
+        }
+        impl<'data, T: $($bound)*> IndexedParallelIterator for $name<'data, T> {
+            fn len(&self) -> usize {
+                #[allow(clippy::redundant_closure_call)]
+                ($len)(self)
+            }
+        }
+    };
+}
+
+indexed_source!(Iter, &'data T, |s: &Self| s.slice.len(), [Sync + 'data]);
+indexed_source!(
+    IterMut,
+    &'data mut T,
+    |s: &Self| s.slice.len(),
+    [Send + 'data]
+);
+indexed_source!(
+    Chunks,
+    &'data [T],
+    |s: &Self| s.slice.len().div_ceil(s.size),
+    [Sync + 'data]
+);
+indexed_source!(
+    ChunksMut,
+    &'data mut [T],
+    |s: &Self| s.slice.len().div_ceil(s.size),
+    [Send + 'data]
+);
+
+impl<'data, T: Sync + 'data> Producer for Iter<'data, T> {
+    type Item = &'data T;
+    type IntoIter = std::slice::Iter<'data, T>;
+    fn len(&self) -> usize {
+        self.slice.len()
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (l, r) = self.slice.split_at(index);
+        (Iter { slice: l }, Iter { slice: r })
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        self.slice.iter()
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+impl<'data, T: Send + 'data> Producer for IterMut<'data, T> {
+    type Item = &'data mut T;
+    type IntoIter = std::slice::IterMut<'data, T>;
+    fn len(&self) -> usize {
+        self.slice.len()
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let (l, r) = self.slice.split_at_mut(index);
+        (IterMut { slice: l }, IterMut { slice: r })
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        self.slice.iter_mut()
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+impl<'data, T: Sync + 'data> Producer for Chunks<'data, T> {
+    type Item = &'data [T];
+    type IntoIter = std::slice::Chunks<'data, T>;
+    fn len(&self) -> usize {
+        self.slice.len().div_ceil(self.size)
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let at = (index * self.size).min(self.slice.len());
+        let (l, r) = self.slice.split_at(at);
+        let size = self.size;
+        (Chunks { slice: l, size }, Chunks { slice: r, size })
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        self.slice.chunks(self.size)
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+impl<'data, T: Send + 'data> Producer for ChunksMut<'data, T> {
+    type Item = &'data mut [T];
+    type IntoIter = std::slice::ChunksMut<'data, T>;
+    fn len(&self) -> usize {
+        self.slice.len().div_ceil(self.size)
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let at = (index * self.size).min(self.slice.len());
+        let (l, r) = self.slice.split_at_mut(at);
+        let size = self.size;
+        (ChunksMut { slice: l, size }, ChunksMut { slice: r, size })
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        self.slice.chunks_mut(self.size)
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+impl<'data, T: Sync + 'data> IntoParallelIterator for &'data [T] {
+    type Iter = Iter<'data, T>;
+    type Item = &'data T;
+    fn into_par_iter(self) -> Self::Iter {
+        Iter { slice: self }
+    }
+}
+
+impl<'data, T: Sync + 'data> IntoParallelIterator for &'data Vec<T> {
+    type Iter = Iter<'data, T>;
+    type Item = &'data T;
+    fn into_par_iter(self) -> Self::Iter {
+        Iter { slice: self }
+    }
+}
+
+impl<'data, T: Sync + 'data, const N: usize> IntoParallelIterator for &'data [T; N] {
+    type Iter = Iter<'data, T>;
+    type Item = &'data T;
+    fn into_par_iter(self) -> Self::Iter {
+        Iter { slice: self }
+    }
+}
+
+impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut [T] {
+    type Iter = IterMut<'data, T>;
+    type Item = &'data mut T;
+    fn into_par_iter(self) -> Self::Iter {
+        IterMut { slice: self }
+    }
+}
+
+impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut Vec<T> {
+    type Iter = IterMut<'data, T>;
+    type Item = &'data mut T;
+    fn into_par_iter(self) -> Self::Iter {
+        IterMut { slice: self }
+    }
+}
+
+impl<'data, T: Send + 'data, const N: usize> IntoParallelIterator for &'data mut [T; N] {
+    type Iter = IterMut<'data, T>;
+    type Item = &'data mut T;
+    fn into_par_iter(self) -> Self::Iter {
+        IterMut { slice: self }
+    }
+}

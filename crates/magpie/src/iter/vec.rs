@@ -1,0 +1,180 @@
+//! Owned `Vec`s and arrays as parallel sources: `vec.into_par_iter()` moves the
+//! elements out.
+//!
+//! The vector's buffer is kept alive by an `Arc` shared by every piece; the vector's
+//! length is set to zero first, so each element is owned by exactly one piece, which
+//! either yields it or drops it (if the piece is dropped unfinished: a panic, or a
+//! short-circuiting consumer). The buffer is freed when the last piece is gone.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use super::plumbing::Producer;
+use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+
+/// Parallel iterator that moves the elements out of a `Vec`.
+#[derive(Debug)]
+pub struct IntoIter<T> {
+    vec: Vec<T>,
+}
+
+impl<T: Send> IntoParallelIterator for Vec<T> {
+    type Iter = IntoIter<T>;
+    type Item = T;
+    fn into_par_iter(self) -> Self::Iter {
+        IntoIter { vec: self }
+    }
+}
+
+impl<T: Send, const N: usize> IntoParallelIterator for [T; N] {
+    type Iter = IntoIter<T>;
+    type Item = T;
+    fn into_par_iter(self) -> Self::Iter {
+        IntoIter {
+            vec: Vec::from(self),
+        }
+    }
+}
+
+impl<T: Send> ParallelIterator for IntoIter<T> {
+    type Item = T;
+    type Producer = VecProducer<T>;
+    fn into_producer(self) -> VecProducer<T> {
+        let mut vec = self.vec;
+        let len = vec.len();
+        let start = vec.as_mut_ptr();
+        // SAFETY: the elements `[0, len)` are initialised; from here on the producer
+        // owns them and the vector only owns the allocation (length 0, so dropping it
+        // drops no element).
+        unsafe { vec.set_len(0) };
+        VecProducer {
+            buffer: Arc::new(Buffer { _alloc: vec }),
+            start,
+            len,
+            _owns: PhantomData,
+        }
+    }
+}
+
+impl<T: Send> IndexedParallelIterator for IntoIter<T> {
+    fn len(&self) -> usize {
+        self.vec.len()
+    }
+}
+
+/// The allocation of a vector whose elements have been handed out; held only so that
+/// dropping the last piece frees it.
+struct Buffer<T> {
+    _alloc: Vec<T>,
+}
+
+// SAFETY: the buffer is only freed (when the last `Arc` drops), never read or written
+// through this handle; the elements are accessed by the pieces, which are `Send` only
+// for `T: Send`.
+unsafe impl<T: Send> Send for Buffer<T> {}
+// SAFETY: as above; `&Buffer` gives no access to the elements.
+unsafe impl<T: Send> Sync for Buffer<T> {}
+
+/// The producer of [`IntoIter`]: owns the elements `[start, start + len)`.
+pub struct VecProducer<T> {
+    buffer: Arc<Buffer<T>>,
+    start: *mut T,
+    len: usize,
+    _owns: PhantomData<T>,
+}
+
+// SAFETY: a producer owns its elements exclusively (disjoint ranges); moving it to
+// another thread moves those `T`s, which is allowed for `T: Send`.
+unsafe impl<T: Send> Send for VecProducer<T> {}
+
+impl<T: Send> Producer for VecProducer<T> {
+    type Item = T;
+    type IntoIter = VecPiece<T>;
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        assert!(index <= self.len);
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never dropped, so its `Arc` is moved out exactly once.
+        let buffer = unsafe { std::ptr::read(&this.buffer) };
+        let left = VecProducer {
+            buffer: Arc::clone(&buffer),
+            start: this.start,
+            len: index,
+            _owns: PhantomData,
+        };
+        let right = VecProducer {
+            buffer,
+            // SAFETY: `index <= len`, so the pointer stays inside (or one past) the
+            // owned range.
+            start: unsafe { this.start.add(index) },
+            len: this.len - index,
+            _owns: PhantomData,
+        };
+        (left, right)
+    }
+    fn into_iter(self) -> VecPiece<T> {
+        let this = std::mem::ManuallyDrop::new(self);
+        VecPiece {
+            // SAFETY: `this` is never dropped, so its `Arc` is moved out exactly once.
+            _buffer: unsafe { std::ptr::read(&this.buffer) },
+            start: this.start,
+            next: 0,
+            len: this.len,
+        }
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+impl<T> Drop for VecProducer<T> {
+    fn drop(&mut self) {
+        // SAFETY: the producer owns these initialised elements and nobody else will
+        // read them; the buffer is alive (we hold an `Arc`).
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(self.start, self.len));
+        }
+    }
+}
+
+/// A piece of [`IntoIter`] as a sequential iterator; drops what it did not yield.
+pub struct VecPiece<T> {
+    _buffer: Arc<Buffer<T>>,
+    start: *mut T,
+    next: usize,
+    len: usize,
+}
+
+impl<T> Iterator for VecPiece<T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        if self.next == self.len {
+            return None;
+        }
+        // SAFETY: `next < len`: an initialised element this piece owns, read once
+        // because `next` moves past it.
+        let item = unsafe { self.start.add(self.next).read() };
+        self.next += 1;
+        Some(item)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.len - self.next;
+        (n, Some(n))
+    }
+}
+
+impl<T> Drop for VecPiece<T> {
+    fn drop(&mut self) {
+        // SAFETY: the elements `[next, len)` are initialised, not yet yielded and owned
+        // by this piece.
+        unsafe {
+            let rest = self.start.add(self.next);
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
+                rest,
+                self.len - self.next,
+            ));
+        }
+    }
+}
