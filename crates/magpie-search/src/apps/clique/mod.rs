@@ -1,5 +1,5 @@
 //! Maximum clique: a DIMACS reader, a bitset graph, and the MCS-style search
-//! (degree order, greedy-colouring bound) as an optimisation and a decision;
+//! (minimum-width vertex order, greedy-colouring bound) as an optimisation and a decision;
 //! [`reference`](mod@reference) is the same search written by hand.
 //!
 //! ```

@@ -2,7 +2,7 @@
 //! measures the skeleton's overhead, and an oracle for the tests.
 //!
 //! The same algorithm as [`MaxClique`](super::MaxClique) under the sequential
-//! skeleton — degree order, greedy-colouring bound, children highest colour first,
+//! skeleton — minimum-width order, greedy-colouring bound, children highest colour first,
 //! the remaining siblings cut off at the first child whose bound cannot beat the
 //! best clique — written as the plain recursion a programmer would write, so the
 //! two visit the same nodes and differ only in the traversal machinery.
@@ -20,7 +20,7 @@ use super::search::colour;
 /// assert_eq!(reference::maximum_clique(&graph).0, vec![0, 1, 2]);
 /// ```
 pub fn maximum_clique(graph: &Graph) -> (Vec<usize>, u64) {
-    let original = graph.degree_order();
+    let original = graph.min_width_order();
     let mut search = Search {
         graph: graph.renumbered(&original),
         members: Vec::new(),

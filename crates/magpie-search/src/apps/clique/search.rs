@@ -1,5 +1,6 @@
 //! Maximum clique as a search space: the MCS/Tomita-style algorithm, with vertices in
-//! degree order and a greedy colouring of the candidates as the bound.
+//! a minimum-width (degeneracy) vertex order, as MCS and BBMC, and a greedy colouring of
+//! the candidates as the bound.
 
 use crate::space::{Bounded, Objective, SearchSpace};
 
@@ -7,10 +8,11 @@ use super::bitset::Bitset;
 use super::graph::Graph;
 
 /// The maximum-clique search space of a graph. Vertices are renumbered internally
-/// by non-increasing degree; answers use the original numbers.
+/// in minimum-width order ([`Graph::min_width_order`]); answers use the original
+/// numbers.
 #[derive(Clone, Debug)]
 pub struct MaxClique {
-    /// The graph renumbered in degree order.
+    /// The graph renumbered in minimum-width order.
     graph: Graph,
     /// `original[i]` is the original number of internal vertex `i`.
     original: Vec<usize>,
@@ -42,7 +44,7 @@ impl CliqueNode {
 impl MaxClique {
     /// The search space of `graph`.
     pub fn new(graph: &Graph) -> Self {
-        let original = graph.degree_order();
+        let original = graph.min_width_order();
         Self {
             graph: graph.renumbered(&original),
             original,
@@ -57,7 +59,7 @@ impl MaxClique {
     }
 }
 
-/// Greedy sequential colouring of `candidates` in vertex (degree) order: returns the
+/// Greedy sequential colouring of `candidates` in vertex (search) order: returns the
 /// vertices ordered by colour class, with their colours (1-based). A clique among
 /// the candidates has at most as many vertices as there are colours.
 pub(super) fn colour(graph: &Graph, candidates: &Bitset) -> (Vec<usize>, Vec<usize>) {
