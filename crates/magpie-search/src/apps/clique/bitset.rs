@@ -114,6 +114,31 @@ impl Bitset {
         }
     }
 
+    /// Whether the two sets (same capacity) share an element.
+    pub fn intersects(&self, other: &Bitset) -> bool {
+        self.words()
+            .iter()
+            .zip(other.words())
+            .any(|(a, b)| a & b != 0)
+    }
+
+    /// The common element of the two sets (same capacity) if there is exactly one;
+    /// `Err(n)` with `n` = 0 or 2 (meaning two or more) otherwise.
+    pub fn single_common(&self, other: &Bitset) -> Result<usize, usize> {
+        let mut found = None;
+        for (i, (a, b)) in self.words().iter().zip(other.words()).enumerate() {
+            let both = a & b;
+            if both == 0 {
+                continue;
+            }
+            if found.is_some() || both & (both - 1) != 0 {
+                return Err(2);
+            }
+            found = Some(i * 64 + both.trailing_zeros() as usize);
+        }
+        found.ok_or(0)
+    }
+
     /// The elements in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.words().iter().enumerate().flat_map(|(i, &word)| {
@@ -161,5 +186,16 @@ mod tests {
         assert_eq!(big.iter().nth(3), Some(4));
         assert_eq!(small.clone(), small);
         assert_eq!(Bitset::new(10).first(), None);
+        let mut x = Bitset::new(200);
+        let mut y = Bitset::new(200);
+        assert_eq!(x.single_common(&y), Err(0));
+        assert!(!x.intersects(&y));
+        x.insert(150);
+        y.insert(150);
+        y.insert(3);
+        assert_eq!(x.single_common(&y), Ok(150));
+        assert!(x.intersects(&y));
+        x.insert(3);
+        assert_eq!(x.single_common(&y), Err(2));
     }
 }

@@ -48,7 +48,8 @@ impl Search {
         if self.members.len() > self.best.len() {
             self.best.clone_from(&self.members);
         }
-        let (order, colours) = colour(&self.graph, candidates);
+        let kmin = (self.best.len() + 1).saturating_sub(self.members.len());
+        let (order, colours) = colour(&self.graph, candidates, kmin);
         let mut remaining = candidates.clone();
         for (&v, &colour) in order.iter().zip(&colours).rev() {
             if self.members.len() + colour <= self.best.len() {
