@@ -1,7 +1,7 @@
 //! The applications of [`magpie_search::apps`] across ranks: the same answers as
 //! their single-process functions, on rank 0 (`None` elsewhere).
 
-use magpie_search::apps::clique::{Graph, MaxClique};
+use magpie_search::apps::clique::{CliqueBound, Graph, MaxClique};
 use magpie_search::apps::knapsack::{KnapsackInstance, KnapsackSpace, Solution};
 use magpie_search::apps::semigroups::Semigroups;
 use magpie_search::apps::tsp::{Tour, TspInstance, TspSpace};
@@ -30,7 +30,17 @@ impl<T: Transport> Cluster<T> {
         graph: &Graph,
         config: &SearchConfig<'_>,
     ) -> DistResult<Vec<usize>> {
-        let space = MaxClique::new(graph);
+        self.maximum_clique_with(graph, CliqueBound::Colour, config)
+    }
+
+    /// [`maximum_clique`](Self::maximum_clique) pruning with `bound`.
+    pub fn maximum_clique_with(
+        &mut self,
+        graph: &Graph,
+        bound: CliqueBound,
+        config: &SearchConfig<'_>,
+    ) -> DistResult<Vec<usize>> {
+        let space = MaxClique::with_bound(graph, bound);
         let root = space.root();
         let value = space.objective(&root);
         let outcome = self.optimise(&space, (root, value), &config.with_sibling_pruning(true))?;
@@ -44,7 +54,18 @@ impl<T: Transport> Cluster<T> {
         size: usize,
         config: &SearchConfig<'_>,
     ) -> DistResult<Option<Vec<usize>>> {
-        let space = MaxClique::new(graph);
+        self.clique_of_size_with(graph, size, CliqueBound::Colour, config)
+    }
+
+    /// [`clique_of_size`](Self::clique_of_size) pruning with `bound`.
+    pub fn clique_of_size_with(
+        &mut self,
+        graph: &Graph,
+        size: usize,
+        bound: CliqueBound,
+        config: &SearchConfig<'_>,
+    ) -> DistResult<Option<Vec<usize>>> {
+        let space = MaxClique::with_bound(graph, bound);
         let outcome = self.decide(&space, size, &config.with_sibling_pruning(true))?;
         Ok(map(outcome, |found| {
             found.map(|node| space.clique_of(&node))

@@ -2,7 +2,10 @@
 
 use std::time::Instant;
 
-use magpie_search::apps::clique::{clique_of_size, maximum_clique, read_dimacs, Graph};
+use magpie_search::apps::clique::{
+    clique_of_size, clique_of_size_with, maximum_clique, maximum_clique_with, read_dimacs,
+    CliqueBound, Graph,
+};
 use magpie_search::SearchConfig;
 
 macro_rules! instance {
@@ -30,16 +33,18 @@ fn check_omega(path: &str, omega: usize) {
     let mut configs = common::every_coordination(&one);
     configs.extend(common::every_coordination(&two).into_iter().skip(1));
     for (name, config) in configs {
-        let start = Instant::now();
-        let outcome = maximum_clique(&graph, &config);
-        assert_eq!(outcome.answer.len(), omega, "{path} {name}");
-        assert!(graph.is_clique(&outcome.answer), "{path} {name}");
-        eprintln!(
-            "{path} {name}: {:.3}s, {} nodes, {} prunes",
-            start.elapsed().as_secs_f64(),
-            outcome.stats.nodes_expanded,
-            outcome.stats.prunes
-        );
+        for bound in [CliqueBound::Colour, CliqueBound::InfraChromatic] {
+            let start = Instant::now();
+            let outcome = maximum_clique_with(&graph, bound, &config);
+            assert_eq!(outcome.answer.len(), omega, "{path} {name} {bound}");
+            assert!(graph.is_clique(&outcome.answer), "{path} {name} {bound}");
+            eprintln!(
+                "{path} {name} {bound}: {:.3}s, {} nodes, {} prunes",
+                start.elapsed().as_secs_f64(),
+                outcome.stats.nodes_expanded,
+                outcome.stats.prunes
+            );
+        }
     }
 }
 
@@ -130,6 +135,13 @@ fn reference_solver_matches_the_sequential_skeleton() {
         let skeleton = maximum_clique(&graph, &SearchConfig::sequential());
         assert_eq!(skeleton.answer, clique, "{file}");
         assert_eq!(skeleton.stats.nodes_expanded, nodes, "{file}");
+        let bound = CliqueBound::InfraChromatic;
+        let (clique, nodes) =
+            magpie_search::apps::clique::reference::maximum_clique_with(&graph, bound);
+        assert_eq!(clique.len(), omega, "{file} {bound}");
+        let skeleton = maximum_clique_with(&graph, bound, &SearchConfig::sequential());
+        assert_eq!(skeleton.answer, clique, "{file} {bound}");
+        assert_eq!(skeleton.stats.nodes_expanded, nodes, "{file} {bound}");
     }
 }
 
@@ -147,6 +159,14 @@ fn check_decision(path: &str, omega: usize) {
             None,
             "{path}"
         );
+        let bound = CliqueBound::InfraChromatic;
+        let found = clique_of_size_with(&graph, omega, bound, &config).answer;
+        assert!(
+            found.is_some_and(|c| c.len() == omega && graph.is_clique(&c)),
+            "{path}"
+        );
+        let none = clique_of_size_with(&graph, omega + 1, bound, &config).answer;
+        assert_eq!(none, None, "{path} {bound}");
     }
 }
 

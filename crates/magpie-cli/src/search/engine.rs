@@ -2,7 +2,7 @@
 //! feature launched by `mpirun`, across the ranks (`mpi::Ranks`). The apps' runners
 //! call either the same way; on ranks other than 0 they get `None` and print nothing.
 
-use magpie_search::apps::clique::{self, Graph};
+use magpie_search::apps::clique::{self, CliqueBound, Graph};
 use magpie_search::apps::knapsack::{self, KnapsackInstance, Solution};
 use magpie_search::apps::semigroups::{self, Semigroups};
 use magpie_search::apps::tsp::{self, Tour, TspInstance};
@@ -51,11 +51,17 @@ pub trait Engine {
     fn input_failed(&mut self, error: SearchError) -> SearchError {
         error
     }
-    fn maximum_clique(&mut self, graph: &Graph, config: &SearchConfig<'_>) -> Run<Vec<usize>>;
+    fn maximum_clique(
+        &mut self,
+        graph: &Graph,
+        bound: CliqueBound,
+        config: &SearchConfig<'_>,
+    ) -> Run<Vec<usize>>;
     fn clique_of_size(
         &mut self,
         graph: &Graph,
         size: usize,
+        bound: CliqueBound,
         config: &SearchConfig<'_>,
     ) -> Run<Option<Vec<usize>>>;
     fn count_by_genus(&mut self, space: &Semigroups, config: &SearchConfig<'_>) -> Run<Vec<u64>>;
@@ -77,17 +83,23 @@ fn local<A>(outcome: Outcome<A>) -> Run<A> {
 }
 
 impl Engine for Local {
-    fn maximum_clique(&mut self, graph: &Graph, config: &SearchConfig<'_>) -> Run<Vec<usize>> {
-        local(clique::maximum_clique(graph, config))
+    fn maximum_clique(
+        &mut self,
+        graph: &Graph,
+        bound: CliqueBound,
+        config: &SearchConfig<'_>,
+    ) -> Run<Vec<usize>> {
+        local(clique::maximum_clique_with(graph, bound, config))
     }
 
     fn clique_of_size(
         &mut self,
         graph: &Graph,
         size: usize,
+        bound: CliqueBound,
         config: &SearchConfig<'_>,
     ) -> Run<Option<Vec<usize>>> {
-        local(clique::clique_of_size(graph, size, config))
+        local(clique::clique_of_size_with(graph, size, bound, config))
     }
 
     fn count_by_genus(&mut self, space: &Semigroups, config: &SearchConfig<'_>) -> Run<Vec<u64>> {

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use magpie_dist::{by_name, Cluster, DistError, DistOutcome, MpiTransport, RankStats};
-use magpie_search::apps::clique::Graph;
+use magpie_search::apps::clique::{CliqueBound, Graph};
 use magpie_search::apps::knapsack::{KnapsackInstance, Solution};
 use magpie_search::apps::semigroups::Semigroups;
 use magpie_search::apps::tsp::{Tour, TspInstance};
@@ -138,8 +138,13 @@ impl Engine for Ranks {
         dist(self.cluster.fail(error.to_string()), rank)
     }
 
-    fn maximum_clique(&mut self, graph: &Graph, config: &SearchConfig<'_>) -> Run<Vec<usize>> {
-        let outcome = self.cluster.maximum_clique(graph, config);
+    fn maximum_clique(
+        &mut self,
+        graph: &Graph,
+        bound: CliqueBound,
+        config: &SearchConfig<'_>,
+    ) -> Run<Vec<usize>> {
+        let outcome = self.cluster.maximum_clique_with(graph, bound, config);
         self.found(outcome)
     }
 
@@ -147,9 +152,10 @@ impl Engine for Ranks {
         &mut self,
         graph: &Graph,
         size: usize,
+        bound: CliqueBound,
         config: &SearchConfig<'_>,
     ) -> Run<Option<Vec<usize>>> {
-        let outcome = self.cluster.clique_of_size(graph, size, config);
+        let outcome = self.cluster.clique_of_size_with(graph, size, bound, config);
         self.found(outcome)
     }
 

@@ -122,6 +122,12 @@ impl Bitset {
             .any(|(a, b)| a & b != 0)
     }
 
+    /// Whether the three sets (same capacity) share an element.
+    pub fn intersects_both(&self, a: &Bitset, b: &Bitset) -> bool {
+        let (x, y, z) = (self.words(), a.words(), b.words());
+        x.iter().zip(y).zip(z).any(|((x, y), z)| x & y & z != 0)
+    }
+
     /// The common element of the two sets (same capacity) if there is exactly one;
     /// `Err(n)` with `n` = 0 or 2 (meaning two or more) otherwise.
     pub fn single_common(&self, other: &Bitset) -> Result<usize, usize> {
@@ -197,5 +203,9 @@ mod tests {
         assert!(x.intersects(&y));
         x.insert(3);
         assert_eq!(x.single_common(&y), Err(2));
+        let mut z = Bitset::new(200);
+        assert!(!x.intersects_both(&y, &z));
+        z.insert(150);
+        assert!(x.intersects_both(&y, &z));
     }
 }

@@ -21,14 +21,23 @@ mod search;
 pub use bitset::Bitset;
 pub use dimacs::{parse_dimacs, read_dimacs, DimacsError, MAX_VERTICES};
 pub use graph::Graph;
-pub use search::{CliqueChildren, CliqueNode, MaxClique};
+pub use search::{CliqueBound, CliqueChildren, CliqueNode, MaxClique};
 
 use crate::{decide, optimise, Outcome, SearchConfig};
 
 /// A maximum clique of `graph` (sorted vertex numbers, 0-based). Sibling pruning is
 /// always on: the colour bounds of a node's children are non-increasing.
 pub fn maximum_clique(graph: &Graph, config: &SearchConfig<'_>) -> Outcome<Vec<usize>> {
-    let space = MaxClique::new(graph);
+    maximum_clique_with(graph, CliqueBound::Colour, config)
+}
+
+/// [`maximum_clique`] pruning with `bound`.
+pub fn maximum_clique_with(
+    graph: &Graph,
+    bound: CliqueBound,
+    config: &SearchConfig<'_>,
+) -> Outcome<Vec<usize>> {
+    let space = MaxClique::with_bound(graph, bound);
     let outcome = optimise(&space, &config.with_sibling_pruning(true));
     Outcome {
         answer: space.clique_of(&outcome.answer.node),
@@ -42,7 +51,17 @@ pub fn clique_of_size(
     size: usize,
     config: &SearchConfig<'_>,
 ) -> Outcome<Option<Vec<usize>>> {
-    let space = MaxClique::new(graph);
+    clique_of_size_with(graph, size, CliqueBound::Colour, config)
+}
+
+/// [`clique_of_size`] pruning with `bound`.
+pub fn clique_of_size_with(
+    graph: &Graph,
+    size: usize,
+    bound: CliqueBound,
+    config: &SearchConfig<'_>,
+) -> Outcome<Option<Vec<usize>>> {
+    let space = MaxClique::with_bound(graph, bound);
     let outcome = decide(&space, size, &config.with_sibling_pruning(true));
     Outcome {
         answer: outcome.answer.map(|node| space.clique_of(&node)),

@@ -9,7 +9,7 @@
 
 use super::bitset::Bitset;
 use super::graph::Graph;
-use super::search::colour;
+use super::search::{colour, CliqueBound};
 
 /// A maximum clique of `graph` (sorted, 0-based) and the number of nodes visited.
 ///
@@ -20,8 +20,14 @@ use super::search::colour;
 /// assert_eq!(reference::maximum_clique(&graph).0, vec![0, 1, 2]);
 /// ```
 pub fn maximum_clique(graph: &Graph) -> (Vec<usize>, u64) {
+    maximum_clique_with(graph, CliqueBound::Colour)
+}
+
+/// [`maximum_clique`] pruning with `bound`.
+pub fn maximum_clique_with(graph: &Graph, bound: CliqueBound) -> (Vec<usize>, u64) {
     let original = graph.min_width_order();
     let mut search = Search {
+        infra: bound == CliqueBound::InfraChromatic,
         graph: graph.renumbered(&original),
         members: Vec::new(),
         best: Vec::new(),
@@ -35,6 +41,7 @@ pub fn maximum_clique(graph: &Graph) -> (Vec<usize>, u64) {
 }
 
 struct Search {
+    infra: bool,
     graph: Graph,
     members: Vec<usize>,
     best: Vec<usize>,
@@ -49,7 +56,7 @@ impl Search {
             self.best.clone_from(&self.members);
         }
         let kmin = (self.best.len() + 1).saturating_sub(self.members.len());
-        let (order, colours) = colour(&self.graph, candidates, kmin);
+        let (order, colours) = colour(&self.graph, candidates, kmin, self.infra);
         let mut remaining = candidates.clone();
         for (&v, &colour) in order.iter().zip(&colours).rev() {
             if self.members.len() + colour <= self.best.len() {
