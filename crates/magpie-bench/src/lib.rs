@@ -4,12 +4,13 @@
 //! or a sequential bound on the same workload, with repetitions and spread. This crate
 //! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`progress`],
 //! [`affinity`]) and the experiments themselves ([`queue`], [`twolock`], [`pool`],
-//! [`poolexp`], [`search`], [`iter`], and [`dist`] and [`nodepolicy`], which run the MPI build
+//! [`poolexp`], [`search`], [`clique`], [`iter`], and [`dist`] and [`nodepolicy`], which run the MPI build
 //! under `mpirun`),
 //! listed in a [`registry`] so the command line
 //! can run one benchmark by name or all of them.
 
 pub mod affinity;
+pub mod clique;
 pub mod csv;
 pub mod dist;
 pub mod iter;

@@ -33,6 +33,10 @@ fn run_pool(opts: &RunOptions) -> Result<Outcome, BenchError> {
     crate::pool::run(opts)
 }
 
+fn run_clique(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::clique::run(opts)
+}
+
 fn run_iter(opts: &RunOptions) -> Result<Outcome, BenchError> {
     crate::iter::run(opts)
 }
@@ -68,6 +72,11 @@ pub fn benchmarks() -> &'static [Benchmark] {
             name: "search",
             about: "search skeletons: overhead vs hand-written, speedup 1 -> 2 threads per coordination, victim policies",
             run: run_search,
+        },
+        Benchmark {
+            name: "clique",
+            about: "maximum clique: nodes and time per bound against the Glasgow solver's figures, speedup 1 -> 2 threads",
+            run: run_clique,
         },
         Benchmark {
             name: "iter",

@@ -73,6 +73,14 @@ enum BenchCommand {
     /// filter + count, par_sort_unstable of 10 M u32, a skewed map and a nested
     /// par_iter. Target: magpie >= 1.0x rayon on every row. --quick: sizes / 10.
     Iter(IterBenchArgs),
+    /// Maximum clique: nodes and time per bound against the Glasgow solver, 2-thread speedup
+    ///
+    /// brock400_2, p_hat300-3, brock200_1, MANN_a27 and C125.9 under the colour and
+    /// the infra-chromatic bound: the sequential skeleton's nodes and time beside the
+    /// Glasgow clique solver's (measured on this machine for issue 23), and stack
+    /// stealing on 2 threads. Targets: nodes <= Glasgow's; speedup >= 1.9 on
+    /// brock400_2 and p_hat300-3. --quick: the three small instances. About 20 minutes.
+    Clique(CliqueBenchArgs),
     /// Distribution overhead: 2 ranks x 1 thread vs 1 rank x 2 threads under mpirun
     ///
     /// Needs the MPI build (cargo build --release -p magpie-cli --features mpi) and
@@ -88,7 +96,7 @@ enum BenchCommand {
     /// eq. 4.1 speedup % of performance over depthpool, eq. 4.2 max-difference %.
     /// Data from MAGPIE_DATA (default ../shared/data). Not part of `bench all`.
     Nodepolicy(DistBenchArgs),
-    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, iter), each into OUT/<name>/
+    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, clique, iter), each into OUT/<name>/
     All(AllArgs),
 }
 
@@ -170,6 +178,15 @@ struct IterBenchArgs {
     common: CommonArgs,
     /// Directory for CSV, SVG and report.txt (created if missing)
     #[arg(long, value_name = "DIR", default_value = "bench-results/iter")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct CliqueBenchArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/clique")]
     out: PathBuf,
 }
 
@@ -258,6 +275,10 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         BenchCommand::Search(a) => {
             let outcome = search::run(&a.common.options(a.out.clone()))?;
             print_outcome("search", &outcome);
+        }
+        BenchCommand::Clique(a) => {
+            let outcome = magpie_bench::clique::run(&a.common.options(a.out.clone()))?;
+            print_outcome("clique", &outcome);
         }
         BenchCommand::Iter(a) => {
             let outcome = magpie_bench::iter::run(&a.common.options(a.out.clone()))?;

@@ -29,7 +29,7 @@ pub enum CliqueBound {
     #[default]
     Colour,
     /// The colouring bound tightened by BBMCX's infra-chromatic rule: triplets of
-    /// classes that hold no triangle count as two (see [`colour`]).
+    /// classes that hold no triangle count as two.
     InfraChromatic,
 }
 
