@@ -26,6 +26,7 @@ mod depth_pool;
 mod stack;
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::config::{Coordination, SearchConfig};
@@ -37,8 +38,9 @@ use depth_pool::DepthPool;
 
 /// What a search type does at each node. Shared by all tasks of one run.
 pub(crate) trait SearchType<S: SearchSpace>: Sync {
-    /// Per-task state, merged into the shared state when the task ends.
-    type Local: Default;
+    /// Per-task state, merged into the shared state when the run ends (a worker's
+    /// tasks share one, see [`Run::take_local`]).
+    type Local: Default + Send;
 
     /// Visits `node` at `depth`; returns whether its children should be generated.
     fn visit(&self, space: &S, node: &S::Node, depth: usize, local: &mut Self::Local) -> bool;
@@ -88,8 +90,10 @@ pub(crate) fn deeper<R>(depth: usize, f: impl FnOnce() -> R) -> R {
     }
 }
 
-/// One task's counters and search-type state.
+/// Tasks' counters and search-type state: each worker accumulates its tasks' into
+/// one (see [`Run::take_local`]).
 struct TaskLocal<L> {
+    tasks: u64,
     nodes: u64,
     prunes: u64,
     data: L,
@@ -109,12 +113,17 @@ impl<L: Default> TaskLocal<L> {
 
     fn new() -> Self {
         Self {
+            tasks: 0,
             nodes: 0,
             prunes: 0,
             data: L::default(),
         }
     }
 }
+
+/// A worker's [`TaskLocal`] between two of its tasks, on a cache line of its own.
+#[repr(align(128))]
+struct LocalSlot<L>(Mutex<Option<TaskLocal<L>>>);
 
 /// How a run turns the tree into tasks (the resolved [`Coordination`]).
 #[derive(Clone, Copy)]
@@ -128,7 +137,7 @@ enum Split {
 }
 
 /// Everything a task reads: shared by reference across the scope.
-struct Run<'r, S: SearchSpace, K> {
+struct Run<'r, S: SearchSpace, K: SearchType<S>> {
     space: &'r S,
     kind: &'r K,
     prune_siblings: bool,
@@ -140,6 +149,8 @@ struct Run<'r, S: SearchSpace, K> {
     /// Stack stealing: split-off tasks not yet started (so that one idle worker
     /// does not make every busy task split).
     pending_splits: AtomicUsize,
+    /// Per pool worker (by index): the state its tasks accumulate.
+    locals: Vec<LocalSlot<K::Local>>,
     tasks: AtomicU64,
     nodes: AtomicU64,
     prunes: AtomicU64,
@@ -169,11 +180,53 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         }
     }
 
+    /// The state for a task starting on this thread: its worker's accumulated state
+    /// (fresh if the worker has none, or the thread is not one of the run's workers).
+    ///
+    /// A task's state would otherwise start empty and be merged into the shared state
+    /// when the task ends. That costs what the state's size costs, which can grow with
+    /// the task's depth ([`crate::DepthCounts`] has an entry per depth from 0): budget
+    /// and stack stealing can make a task per level of a deep tree, and so would take
+    /// time quadratic in its depth. A worker's state grows to its deepest task once,
+    /// and is merged once, at the end of the run.
+    fn take_local(&self) -> TaskLocal<K::Local> {
+        magpie::current_thread_index()
+            .and_then(|index| self.locals.get(index))
+            .and_then(|slot| lock(&slot.0).take())
+            .unwrap_or_else(TaskLocal::new)
+    }
+
+    /// Keeps a finished task's state for the worker's next task (or merges it, if the
+    /// worker already keeps one: a task that started while another was running on the
+    /// same thread).
+    fn put_back_local(&self, mut local: TaskLocal<K::Local>) {
+        local.tasks += 1;
+        let slot = magpie::current_thread_index().and_then(|index| self.locals.get(index));
+        if let Some(slot) = slot {
+            let mut kept = lock(&slot.0);
+            if kept.is_none() {
+                *kept = Some(local);
+                return;
+            }
+        }
+        self.finish(local);
+    }
+
+    /// Merges every worker's kept state (once all tasks are done).
+    fn finish_kept_locals(&self) {
+        for slot in &self.locals {
+            if let Some(local) = lock(&slot.0).take() {
+                self.finish(local);
+            }
+        }
+    }
+
+    /// Merges `local` into the run's counters and the search type's shared state.
     fn finish(&self, local: TaskLocal<K::Local>) {
         if let Some(progress) = self.progress {
             progress.add(local.nodes % Progress::BATCH);
         }
-        self.tasks.fetch_add(1, Ordering::Relaxed);
+        self.tasks.fetch_add(local.tasks, Ordering::Relaxed);
         self.nodes.fetch_add(local.nodes, Ordering::Relaxed);
         self.prunes.fetch_add(local.prunes, Ordering::Relaxed);
         self.kind.merge(local.data);
@@ -219,7 +272,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if split_off && matches!(self.split, Split::Stealing { .. }) {
             self.pending_splits.fetch_sub(1, Ordering::Relaxed);
         }
-        let mut local = TaskLocal::new();
+        let mut local = self.take_local();
         if depth > 0 && !self.kind.admits(self.space, &node) {
             // The incumbent may have improved since the task was spawned.
             local.prunes += 1;
@@ -234,7 +287,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
                 }
             }
         }
-        self.finish(local);
+        self.put_back_local(local);
     }
 
     /// Visits `node` and spawns each admitted child as a task (see [`Run::hand_off_all`]
@@ -337,6 +390,14 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
     }
 }
 
+/// Locks `mutex`, ignoring poison (a panicking task cannot leave a kept state half
+/// updated: it holds its state outside the lock).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Runs search type `kind` over the subtrees of `roots` (nodes of `space` with their
 /// depths) as `config` says, returning the statistics; the answer is left in `kind`'s
 /// shared state.
@@ -359,6 +420,13 @@ where
             backtracks: backtracks.max(1),
         },
     };
+    // Tasks run on the pool's workers (the configured pool, else the caller's, else
+    // the global one); a sequential run keeps its one state itself.
+    let workers = match (split, config.pool) {
+        (Split::Depth { spawn_depth: 0 }, _) => 0,
+        (_, Some(pool)) => pool.current_num_threads(),
+        (_, None) => magpie::current_num_threads(),
+    };
     let run = Run {
         space,
         kind,
@@ -368,21 +436,23 @@ where
         depth_pool: config.remote.map(|_| DepthPool::new()),
         progress: config.progress,
         pending_splits: AtomicUsize::new(0),
+        locals: (0..workers).map(|_| LocalSlot(Mutex::new(None))).collect(),
         tasks: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         prunes: AtomicU64::new(0),
     };
     let body = || {
         if let Split::Depth { spawn_depth: 0 } = split {
+            let mut local = TaskLocal::new();
             for (node, depth) in roots {
-                let mut local = TaskLocal::new();
+                local.tasks += 1;
                 if depth == 0 || kind.admits(space, &node) {
                     run.explore(&node, depth, &mut local);
                 } else {
                     local.prunes += 1;
                 }
-                run.finish(local);
             }
+            run.finish(local);
         } else {
             let run = &run;
             magpie::scope(|scope| {
@@ -401,6 +471,7 @@ where
         Some(pool) => pool.install(body),
         None => body(),
     }
+    run.finish_kept_locals();
     SearchStats {
         nodes_expanded: run.nodes.load(Ordering::Relaxed),
         prunes: run.prunes.load(Ordering::Relaxed),

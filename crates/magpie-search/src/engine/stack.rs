@@ -39,7 +39,7 @@ struct Frame<'g, S: SearchSpace + 'g> {
 }
 
 /// One task's traversal state: its run, its scope, and the generators on its path.
-struct Path<'p, 's, S: SearchSpace + 's, K> {
+struct Path<'p, 's, S: SearchSpace + 's, K: SearchType<S>> {
     run: &'s Run<'s, S, K>,
     scope: &'p magpie::Scope<'s>,
     /// The generators of the nodes on the current path, shallowest first. Entry `i`
