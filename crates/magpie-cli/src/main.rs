@@ -5,17 +5,24 @@
 //!   tsp) on any skeleton, pool size and victim policy, as text or JSON;
 //! * `magpie bench <name>`: benchmarks that print tables with target checks and write
 //!   CSV + SVG files (`magpie bench all` runs every one).
+//!
+//! Exit status: 0 success, 1 an error (printed), 2 a usage error, 3 out of memory
+//! (see [`oom`]).
 
 // Doc comments below are clap help text, shown raw in a terminal: `<name>` is not HTML.
 #![allow(rustdoc::invalid_html_tags)]
 
 mod bench_cmd;
+mod oom;
 mod search;
 mod tour;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static ALLOCATOR: oom::Allocator = oom::Allocator;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -50,6 +57,7 @@ fn default_sigpipe() {
 
 fn main() -> ExitCode {
     default_sigpipe();
+    oom::install_panic_hook();
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Tour(t) => tour::tour(t),

@@ -156,3 +156,37 @@ fn bad_input_is_one_line_and_a_failure() {
     error_of(&["search", "semigroups", "5", "-d", "2", "-b", "3"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `magpie search clique FILE` under `ulimit -v KIB` (address space in KiB).
+fn clique_under_ulimit(name: &str, dimacs: &str, kib: u64) -> Output {
+    let path = std::env::temp_dir().join(format!("magpie-oom-{}-{name}.clq", std::process::id()));
+    std::fs::write(&path, dimacs).expect("temp file written");
+    let script = format!("ulimit -v {kib} && exec \"$0\" search clique \"$1\" --threads 2");
+    let out = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_magpie")])
+        .arg(&path)
+        .output()
+        .expect("sh runs");
+    let _ = std::fs::remove_file(&path);
+    out
+}
+
+/// A graph of 50,000 vertices needs a 312 MB adjacency matrix; under a 250 MB address
+/// space the search must end with the out-of-memory message and exit 3, not an abort
+/// (the same limit is enough for a small graph, so the limit is not what fails).
+#[cfg(target_os = "linux")]
+#[test]
+fn running_out_of_memory_is_a_clear_error_with_exit_3() {
+    let small = clique_under_ulimit("small", "p edge 5 2\ne 1 2\ne 2 3\n", 250_000);
+    assert!(
+        small.status.success(),
+        "a 5-vertex graph fails under the limit: {}",
+        String::from_utf8_lossy(&small.stderr)
+    );
+    let big = clique_under_ulimit("big", "p edge 50000 1\ne 1 2\n", 250_000);
+    let stderr = String::from_utf8_lossy(&big.stderr);
+    assert_eq!(big.status.code(), Some(3), "stderr: {stderr}");
+    assert!(stderr.contains("out of memory"), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "stderr: {stderr}");
+}
