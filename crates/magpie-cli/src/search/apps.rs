@@ -53,6 +53,18 @@ fn one_based(vertices: &[usize]) -> String {
 pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>, engine: &mut dyn Engine) -> Reported {
     let input = args.file.display().to_string();
     let graph = clique::read_dimacs(&args.file).map_err(|e| SearchError::input(&input, e))?;
+    clique_of_graph(args, input, &graph, config, engine)
+}
+
+/// [`clique`] on a graph already read (the tour's embedded instance); `input` names
+/// it in the report.
+pub fn clique_of_graph(
+    args: &CliqueArgs,
+    input: String,
+    graph: &clique::Graph,
+    config: &SearchConfig<'_>,
+    engine: &mut dyn Engine,
+) -> Reported {
     let shape = format!(
         "{} vertices, {} edges; bound: {}",
         graph.order(),
@@ -62,7 +74,7 @@ pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>, engine: &mut dyn Eng
     let bound = args.bound.to_string();
     Ok(Some(match args.decide {
         None => {
-            let Some(outcome) = engine.maximum_clique(&graph, args.bound, config)? else {
+            let Some(outcome) = engine.maximum_clique(graph, args.bound, config)? else {
                 return Ok(None);
             };
             let clique = outcome.answer;
@@ -78,7 +90,7 @@ pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>, engine: &mut dyn Eng
             .detail(format!("vertices (1-based): {}", one_based(&clique)))
         }
         Some(size) => {
-            let Some(outcome) = engine.clique_of_size(&graph, size, args.bound, config)? else {
+            let Some(outcome) = engine.clique_of_size(graph, size, args.bound, config)? else {
                 return Ok(None);
             };
             let report = match &outcome.answer {

@@ -69,6 +69,12 @@ impl Report {
         self
     }
 
+    /// The `size` field of the answer (a clique's size), if it has one.
+    pub fn answer_size(&self) -> Option<usize> {
+        let size = self.answer.get("size")?.as_u64()?;
+        usize::try_from(size).ok()
+    }
+
     /// The known answer the result differs from, if it does.
     pub fn contradicted_known_answer(&self) -> Option<&str> {
         match &self.check {
