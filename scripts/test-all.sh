@@ -2,7 +2,8 @@
 # Runs every test of the workspace. Stops at the first failure (non-zero exit).
 # Steps: rustfmt, clippy, docs, unit + integration + doc tests (release, stress included),
 # loom models, the examples, Miri, ThreadSanitizer on the queue and pool tests, the README's
-# main command and the quick benchmark (so the harness cannot rot).
+# main command on a bare copy of the repository (no ../shared beside it) and the quick
+# benchmark (so the harness cannot rot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
@@ -72,8 +73,24 @@ else
   echo "!!!!!!!! SKIPPED: ThreadSanitizer needs nightly with rust-src (rustup component add rust-src --toolchain nightly) !!!!!!!!"
 fi
 
-step "the README's main command: magpie tour"
-cargo run --release -q -p magpie-cli -- tour --out target/tour
+step "the README's main command, magpie tour, on a bare copy of the repository"
+# A new user's `git clone` has no ../shared beside it: copy the files git would check
+# out (tracked, plus new files not ignored) to a fresh temporary folder and run the tour
+# there, with MAGPIE_DATA unset. The copy shares this target directory, so the build is
+# reused rather than redone.
+bare_root=$(mktemp -d)
+trap 'rm -rf "$bare_root"' EXIT
+bare="$bare_root/magpie"
+mkdir "$bare"
+git ls-files -z --cached --others --exclude-standard |
+  while IFS= read -r -d '' file; do if [ -e "$file" ]; then printf '%s\0' "$file"; fi; done |
+  tar --null -T - -cf - | tar -xf - -C "$bare"
+test ! -e "$bare_root/shared" && test ! -e "$bare/../shared"
+target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+(cd "$bare" && env -u MAGPIE_DATA CARGO_TARGET_DIR="$target_dir" \
+  cargo run --release -q -p magpie-cli -- tour --out "$bare_root/tour")
+rm -rf "$bare_root"
+trap - EXIT
 
 step "quick benchmark"
 cargo run --release -q -p magpie-cli -- bench all --quick --out target/bench-quick

@@ -365,6 +365,7 @@ fn every_error_variant_is_reported_with_its_line() {
             matches!(
                 e,
                 E::CountMismatch {
+                    line: 1,
                     declared: 3,
                     found: 1
                 }
@@ -374,6 +375,7 @@ fn every_error_variant_is_reported_with_its_line() {
             matches!(
                 e,
                 E::CountMismatch {
+                    line: 1,
                     declared: 1,
                     found: 2
                 }

@@ -53,6 +53,18 @@ fn one_based(vertices: &[usize]) -> String {
 pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>, engine: &mut dyn Engine) -> Reported {
     let input = args.file.display().to_string();
     let graph = clique::read_dimacs(&args.file).map_err(|e| SearchError::input(&input, e))?;
+    clique_of_graph(args, input, &graph, config, engine)
+}
+
+/// [`clique`] on a graph already read (the tour's embedded instance); `input` names
+/// it in the report.
+pub fn clique_of_graph(
+    args: &CliqueArgs,
+    input: String,
+    graph: &clique::Graph,
+    config: &SearchConfig<'_>,
+    engine: &mut dyn Engine,
+) -> Reported {
     let shape = format!(
         "{} vertices, {} edges; bound: {}",
         graph.order(),
@@ -62,7 +74,7 @@ pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>, engine: &mut dyn Eng
     let bound = args.bound.to_string();
     Ok(Some(match args.decide {
         None => {
-            let Some(outcome) = engine.maximum_clique(&graph, args.bound, config)? else {
+            let Some(outcome) = engine.maximum_clique(graph, args.bound, config)? else {
                 return Ok(None);
             };
             let clique = outcome.answer;
@@ -78,7 +90,7 @@ pub fn clique(args: &CliqueArgs, config: &SearchConfig<'_>, engine: &mut dyn Eng
             .detail(format!("vertices (1-based): {}", one_based(&clique)))
         }
         Some(size) => {
-            let Some(outcome) = engine.clique_of_size(&graph, size, args.bound, config)? else {
+            let Some(outcome) = engine.clique_of_size(graph, size, args.bound, config)? else {
                 return Ok(None);
             };
             let report = match &outcome.answer {
@@ -202,15 +214,52 @@ pub fn uts(args: &UtsArgs, config: &SearchConfig<'_>, engine: &mut dyn Engine) -
     ))
 }
 
-/// `magpie search knapsack FILE`
+/// `magpie search knapsack FILE [--instance NAME|N]`
 #[derive(Args, Debug)]
 pub struct KnapsackArgs {
-    /// A knapsack file: `.kp` (capacity, known optimum, then `profit weight` lines) or
-    /// the low-dimensional `.txt` format (`n`, capacity, then `profit weight` lines)
+    /// A knapsack file as published: `.kp` (capacity, known optimum, then `profit
+    /// weight` lines), large-scale or low-dimensional (`n` and the capacity, `profit
+    /// weight` lines, optionally the optimal 0/1 vector), or Pisinger's `knapPI` files
+    /// (`n`, `c`, `z`, `time` lines, `i,p,w,x` rows, several instances per file)
     #[arg(value_name = "FILE")]
     file: PathBuf,
+    /// Which instance of a file that holds several (Pisinger's hold 100): its name or
+    /// its 1-based position [default: the first]
+    #[arg(long, value_name = "NAME|N")]
+    instance: Option<String>,
     #[command(flatten)]
     pub options: SearchOptions,
+}
+
+/// The instance `wanted` (a name or a 1-based position) of `instances`, with its
+/// position.
+fn select_instance<'i>(
+    instances: &'i [knapsack::KnapsackInstance],
+    wanted: Option<&str>,
+) -> Result<(usize, &'i knapsack::KnapsackInstance), SearchError> {
+    let Some(wanted) = wanted else {
+        return instances
+            .first()
+            .map(|first| (0, first))
+            .ok_or_else(|| SearchError::Usage("the file holds no instance".into()));
+    };
+    let by_name = instances
+        .iter()
+        .position(|instance| instance.name() == Some(wanted));
+    let by_position = wanted
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .filter(|&i| i < instances.len());
+    match by_name.or(by_position) {
+        Some(i) => Ok((i, &instances[i])),
+        None => Err(SearchError::Usage(format!(
+            "--instance {wanted}: the file holds {} instance(s); give a name in it or a \
+             position from 1 to {}",
+            instances.len(),
+            instances.len()
+        ))),
+    }
 }
 
 pub fn knapsack(
@@ -219,37 +268,76 @@ pub fn knapsack(
     engine: &mut dyn Engine,
 ) -> Reported {
     let input = args.file.display().to_string();
-    let instance =
-        knapsack::read_knapsack(&args.file).map_err(|e| SearchError::input(&input, e))?;
-    let Some(outcome) = engine.knapsack(&instance, config)? else {
+    let instances =
+        knapsack::read_knapsack_instances(&args.file).map_err(|e| SearchError::input(&input, e))?;
+    let (position, instance) = select_instance(&instances, args.instance.as_deref())?;
+    let Some(outcome) = engine.knapsack(instance, config)? else {
         return Ok(None);
     };
     let best = outcome.answer;
     let items: Vec<usize> = best.items.iter().map(|i| i + 1).collect();
     let numbers: Vec<String> = items.iter().map(usize::to_string).collect();
+    // The reader checked the packing's items: distinct and in range, so totals exist.
+    let stated_packing = instance.stated_solution().and_then(|packing| {
+        let (profit, weight) = instance.totals(packing)?;
+        let items: Vec<usize> = packing.iter().map(|i| i + 1).collect();
+        Some((profit, weight, items))
+    });
+    let mut answer = json!({
+        "profit": best.profit.to_string(),
+        "weight": best.weight.to_string(),
+        "items": items,
+    });
+    if let Some(name) = instance.name() {
+        answer["instance"] = json!(name);
+    }
+    if instances.len() > 1 {
+        answer["instance_position"] = json!(position + 1);
+        answer["instances_in_file"] = json!(instances.len());
+    }
+    if let Some(optimum) = instance.stated_optimum() {
+        answer["stated_optimum"] = json!(optimum.to_string());
+    }
+    if let Some((profit, weight, items)) = &stated_packing {
+        answer["stated_packing"] = json!({
+            "profit": profit.to_string(),
+            "weight": weight.to_string(),
+            "items": items,
+        });
+    }
     let mut report = Report::new(
         "knapsack",
         input,
         format!("best profit {}", best.profit),
-        json!({
-            "profit": best.profit.to_string(),
-            "weight": best.weight.to_string(),
-            "items": items,
-        }),
+        answer,
         outcome.stats,
     )
-    .distributed(outcome.distributed)
-    .detail(format!(
-        "{} items, capacity {}; packed weight {}",
-        instance.item_count(),
-        instance.capacity(),
-        best.weight
-    ))
-    .detail(format!("items (1-based): {}", numbers.join(" ")));
+    .distributed(outcome.distributed);
+    if let Some(name) = instance.name() {
+        let of = match instances.len() {
+            1 => String::new(),
+            n => format!(" ({} of {n} in the file)", position + 1),
+        };
+        report = report.detail(format!("instance {name}{of}"));
+    }
+    report = report
+        .detail(format!(
+            "{} items, capacity {}; packed weight {}",
+            instance.item_count(),
+            instance.capacity(),
+            best.weight
+        ))
+        .detail(format!("items (1-based): {}", numbers.join(" ")));
     if let Some(optimum) = instance.stated_optimum() {
         report = report.check(
             optimum == best.profit,
             format!("the optimum stated in the file ({optimum})"),
+        );
+    }
+    if let Some((profit, weight, _)) = stated_packing {
+        report = report.check(
+            profit == best.profit,
+            format!("the optimal packing stated in the file (profit {profit}, weight {weight})"),
         );
     }
     Ok(Some(report))

@@ -26,11 +26,12 @@ use report::Report;
 #[command(
     subcommand_required = true,
     arg_required_else_help = true,
-    after_help = "Examples:\n  magpie search clique ../shared/data/dimacs/brock200_4.clq\n  \
+    after_help = "Examples (the files are in the repository, crates/magpie-cli/data/):\n  \
+magpie search clique crates/magpie-cli/data/brock200_4.clq\n  \
 magpie search clique FILE --skeleton depth-bounded -d 2 --threads 2 --json\n  \
 magpie search semigroups -g 20\n  magpie search uts T1 --skeleton budget -b 1000\n  \
-magpie search knapsack ../shared/data/knapsack/knapPI_1_50_1000_1.kp\n  \
-magpie search tsp ../shared/data/tsplib/gr17.tsp --policy last"
+magpie search knapsack crates/magpie-cli/data/knapPI_1_50_1000_1.kp\n  \
+magpie search tsp crates/magpie-cli/data/gr17.tsp --policy last"
 )]
 pub struct SearchArgs {
     #[command(subcommand)]
@@ -257,10 +258,15 @@ pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
     }
 }
 
-/// The tour's search: the maximum clique of `file` with the default options.
-pub fn clique_for_tour(file: std::path::PathBuf) -> Result<Report, SearchError> {
-    let args = apps::CliqueArgs::new(file);
-    let runner: &Runner<'_> = &|config, engine| apps::clique(&args, config, engine);
+/// The tour's search: the maximum clique of `graph` (named `input` in the report)
+/// with the default options.
+pub fn clique_for_tour(
+    input: &str,
+    graph: &magpie_search::apps::clique::Graph,
+) -> Result<Report, SearchError> {
+    let args = apps::CliqueArgs::new(input.into());
+    let runner: &Runner<'_> =
+        &|config, engine| apps::clique_of_graph(&args, input.to_string(), graph, config, engine);
     let report = run_search(&args.options, 2, runner, &mut engine::Local)?;
     Ok(report.expect("a search in this process reports"))
 }

@@ -19,8 +19,8 @@ pub struct Report {
     details: Vec<String>,
     /// The answer as JSON.
     answer: Value,
-    /// A known answer the result was checked against: (matches, description).
-    check: Option<(bool, String)>,
+    /// Known answers the result was checked against: (matches, description).
+    checks: Vec<(bool, String)>,
     stats: SearchStats,
     settings: Value,
     settings_line: String,
@@ -43,7 +43,7 @@ impl Report {
             headline: headline.into(),
             details: Vec::new(),
             answer,
-            check: None,
+            checks: Vec::new(),
             stats,
             settings: Value::Null,
             settings_line: String::new(),
@@ -63,18 +63,24 @@ impl Report {
         self
     }
 
-    /// Records a comparison with a known answer.
+    /// Records a comparison with a known answer (a report may have several).
     pub fn check(mut self, matches: bool, description: impl Into<String>) -> Self {
-        self.check = Some((matches, description.into()));
+        self.checks.push((matches, description.into()));
         self
     }
 
-    /// The known answer the result differs from, if it does.
+    /// The `size` field of the answer (a clique's size), if it has one.
+    pub fn answer_size(&self) -> Option<usize> {
+        let size = self.answer.get("size")?.as_u64()?;
+        usize::try_from(size).ok()
+    }
+
+    /// The first known answer the result differs from, if it does.
     pub fn contradicted_known_answer(&self) -> Option<&str> {
-        match &self.check {
-            Some((false, description)) => Some(description),
-            _ => None,
-        }
+        self.checks
+            .iter()
+            .find(|(matches, _)| !matches)
+            .map(|(_, description)| description.as_str())
     }
 
     /// Fills in how the search ran.
@@ -120,7 +126,7 @@ impl Report {
         for line in &self.details {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some((matches, description)) = &self.check {
+        for (matches, description) in &self.checks {
             let verdict = if *matches { "matches" } else { "DIFFERS FROM" };
             let _ = writeln!(out, "  {verdict} {description}");
         }
@@ -149,15 +155,21 @@ impl Report {
                 "idle_seconds": total.idle.as_secs_f64(),
             })
         });
+        let descriptions: Vec<&str> = self.checks.iter().map(|(_, d)| d.as_str()).collect();
         let record = json!({
             "app": self.app,
             "input": self.input,
             "headline": self.headline,
             "answer": self.answer,
-            "known_answer": self.check.as_ref().map(|(matches, description)| json!({
+            // All checks at once (null without any), then each.
+            "known_answer": (!self.checks.is_empty()).then(|| json!({
+                "matches": self.checks.iter().all(|(matches, _)| *matches),
+                "description": descriptions.join("; "),
+            })),
+            "known_answers": self.checks.iter().map(|(matches, description)| json!({
                 "matches": matches,
                 "description": description,
-            })),
+            })).collect::<Vec<_>>(),
             "run": self.settings,
             "stats": {
                 "nodes_expanded": self.stats.nodes_expanded,

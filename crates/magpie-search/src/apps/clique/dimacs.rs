@@ -207,3 +207,55 @@ fn parse_edge<'a>(
     let v = endpoint()?;
     Ok((u, v))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text with LF, CRLF and bare CR line endings.
+    fn endings(lf: &str) -> [String; 3] {
+        [
+            lf.to_string(),
+            lf.replace('\n', "\r\n"),
+            lf.replace('\n', "\r"),
+        ]
+    }
+
+    #[test]
+    fn shared_graphs_read_alike_with_lf_crlf_and_cr() {
+        for name in ["brock200_4", "keller4"] {
+            let path = format!(
+                "{}/../../../shared/data/dimacs/{name}.clq",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let lf = text.replace("\r\n", "\n");
+            let graphs: Vec<Graph> = endings(&lf)
+                .iter()
+                .map(|t| parse_dimacs(t).unwrap_or_else(|e| panic!("{name}: {e}")))
+                .collect();
+            assert!(graphs.iter().all(|g| *g == graphs[0]), "{name}");
+            assert!(graphs[0].edge_count() > 0);
+        }
+    }
+
+    #[test]
+    fn error_lines_are_the_same_with_lf_crlf_and_cr() {
+        let cases = [
+            ("c x\np edge 3 1\ne 1 2\ne 1 9\n", "line 4: edge endpoint 9"),
+            ("c x\n\np edge 3 1\nq 1 2\n", "line 4: expected"),
+            (
+                "c x\np edge 3 1\np edge 3 1\n",
+                "line 3: expected one header",
+            ),
+            ("c x\nc y\np edge three 1\n", "line 3: expected one header"),
+            ("c x\ne 1 2\np edge 3 1\n", "no `p edge N M` header"),
+        ];
+        for (lf, expected) in cases {
+            for text in endings(lf) {
+                let error = parse_dimacs(&text).expect_err(lf).to_string();
+                assert!(error.starts_with(expected), "{text:?}: {error}");
+            }
+        }
+    }
+}

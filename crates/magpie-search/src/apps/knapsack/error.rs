@@ -47,10 +47,44 @@ pub enum KnapsackError {
     },
     /// The number of items differs from the count in the header.
     CountMismatch {
+        /// The header line that declares the count.
+        line: usize,
         /// The count in the header.
         declared: usize,
-        /// The number of `profit weight` lines.
+        /// The number of item lines.
         found: usize,
+    },
+    /// A row of Pisinger's format whose item number is not its position.
+    ItemNumber {
+        /// The line.
+        line: usize,
+        /// The number the row should carry (1-based).
+        expected: usize,
+        /// The number as written.
+        found: String,
+    },
+    /// A value of the optimal packing stated in the file (the `x` column, or the
+    /// final 0/1 line) that is not 0 or 1.
+    BadSolutionValue {
+        /// The line.
+        line: usize,
+        /// The value as written.
+        token: String,
+    },
+    /// A final 0/1 line with a value count other than the number of items.
+    SolutionLength {
+        /// The line.
+        line: usize,
+        /// The number of items.
+        items: usize,
+        /// The number of values on the line.
+        found: usize,
+    },
+    /// The optimal packing stated in the file is heavier than the capacity.
+    InfeasibleSolution {
+        /// Where the packing's running weight first exceeds the capacity: the row of
+        /// that item (an `x` column) or the final 0/1 line.
+        line: usize,
     },
     /// No items.
     EmptyInstance,
@@ -79,9 +113,31 @@ impl fmt::Display for KnapsackError {
                 write!(f, "line {line}: weights must be positive")
             }
             Self::NegativeCapacity { line } => write!(f, "line {line}: negative capacity"),
-            Self::CountMismatch { declared, found } => {
-                write!(f, "the header declares {declared} items but {found} follow")
-            }
+            Self::CountMismatch {
+                line,
+                declared,
+                found,
+            } => write!(
+                f,
+                "line {line}: the header declares {declared} items but {found} follow"
+            ),
+            Self::ItemNumber {
+                line,
+                expected,
+                found,
+            } => write!(f, "line {line}: item number `{found}`, expected {expected}"),
+            Self::BadSolutionValue { line, token } => write!(
+                f,
+                "line {line}: `{token}` in the stated optimal packing is not 0 or 1"
+            ),
+            Self::SolutionLength { line, items, found } => write!(
+                f,
+                "line {line}: the stated optimal packing has {found} values for {items} items"
+            ),
+            Self::InfeasibleSolution { line } => write!(
+                f,
+                "line {line}: the stated optimal packing is heavier than the capacity"
+            ),
             Self::EmptyInstance => write!(f, "the instance has no items"),
             Self::Overflow { line } => write!(
                 f,

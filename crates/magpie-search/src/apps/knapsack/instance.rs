@@ -25,6 +25,10 @@ pub struct KnapsackInstance {
     weight_decimals: u32,
     /// The optimum stated in the file, if the format carries one.
     stated_optimum: Option<Decimal>,
+    /// The optimal packing stated in the file (sorted item numbers), if any.
+    stated_solution: Option<Vec<usize>>,
+    /// The instance's name in the file (Pisinger's format), if any.
+    name: Option<String>,
 }
 
 /// One parsed item with the line it came from (for error messages).
@@ -32,6 +36,18 @@ pub(super) struct ParsedItem {
     pub(super) profit: Decimal,
     pub(super) weight: Decimal,
     pub(super) line: usize,
+}
+
+/// An instance as read, before scaling to common decimals.
+pub(super) struct ParsedInstance {
+    pub(super) name: Option<String>,
+    pub(super) items: Vec<ParsedItem>,
+    pub(super) capacity: Decimal,
+    pub(super) capacity_line: usize,
+    pub(super) stated_optimum: Option<Decimal>,
+    /// The items of the stated optimal packing in increasing order, each with the
+    /// line that states it.
+    pub(super) stated_solution: Option<Vec<(usize, usize)>>,
 }
 
 impl KnapsackInstance {
@@ -57,16 +73,22 @@ impl KnapsackInstance {
             profit_decimals: 0,
             weight_decimals: 0,
             stated_optimum: None,
+            stated_solution: None,
+            name: None,
         })
     }
 
-    /// Scales parsed items to common decimals, checking that every total fits.
-    pub(super) fn from_parsed(
-        items: &[ParsedItem],
-        capacity: Decimal,
-        capacity_line: usize,
-        stated_optimum: Option<Decimal>,
-    ) -> Result<Self, KnapsackError> {
+    /// Scales parsed items to common decimals, checking that every total fits and
+    /// that a stated optimal packing fits in the capacity.
+    pub(super) fn from_parsed(parsed: ParsedInstance) -> Result<Self, KnapsackError> {
+        let ParsedInstance {
+            name,
+            items,
+            capacity,
+            capacity_line,
+            stated_optimum,
+            stated_solution,
+        } = parsed;
         if items.is_empty() {
             return Err(KnapsackError::EmptyInstance);
         }
@@ -82,7 +104,7 @@ impl KnapsackInstance {
         let (mut total_profit, mut total_weight) = (0u64, 0u64);
         let mut profits = Vec::with_capacity(items.len());
         let mut weights = Vec::with_capacity(items.len());
-        for item in items {
+        for item in &items {
             let overflow = KnapsackError::Overflow { line: item.line };
             let profit = item.profit.units_at(profit_decimals);
             let weight = item.weight.units_at(weight_decimals);
@@ -96,6 +118,20 @@ impl KnapsackInstance {
             profits.push(profit);
             weights.push(weight);
         }
+        let stated_solution = match stated_solution {
+            None => None,
+            Some(packing) => {
+                // Distinct items: the running weight stays below the total, which fits.
+                let mut weight = 0u64;
+                for &(item, line) in &packing {
+                    weight += weights[item];
+                    if weight > capacity {
+                        return Err(KnapsackError::InfeasibleSolution { line });
+                    }
+                }
+                Some(packing.into_iter().map(|(item, _)| item).collect())
+            }
+        };
         Ok(Self {
             profits,
             weights,
@@ -103,6 +139,8 @@ impl KnapsackInstance {
             profit_decimals,
             weight_decimals,
             stated_optimum,
+            stated_solution,
+            name,
         })
     }
 
@@ -126,9 +164,23 @@ impl KnapsackInstance {
         Decimal::new(self.capacity, self.weight_decimals)
     }
 
-    /// The optimum stated in the file (the `.kp` format's second line), if any.
+    /// The optimum stated in the file (the `.kp` format's second line, the `z` line
+    /// of Pisinger's format), if any.
     pub fn stated_optimum(&self) -> Option<Decimal> {
         self.stated_optimum
+    }
+
+    /// The optimal packing stated in the file (Pisinger's `x` column, or the final
+    /// 0/1 line of the large-scale and low-dimensional files) as sorted item numbers
+    /// from 0, if any. The readers check that it fits in the capacity; other optimal
+    /// packings of the same profit may exist.
+    pub fn stated_solution(&self) -> Option<&[usize]> {
+        self.stated_solution.as_deref()
+    }
+
+    /// The instance's name in the file (Pisinger's format), if any.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
     }
 
     /// The profits in units of `10^-profit_decimals()`.

@@ -1,4 +1,5 @@
-//! 0/1 knapsack: readers for the `.kp` and low-dimensional formats, exact
+//! 0/1 knapsack: readers for the published formats (`.kp`, large-scale and
+//! low-dimensional, Pisinger's `knapPI` files; see [`parse_knapsack`]), exact
 //! fixed-point numbers ([`Decimal`]) so that fractional profits need no float
 //! comparisons, and a branch and bound with the Dantzig (fractional) bound.
 //!
@@ -16,17 +17,21 @@
 
 mod decimal;
 mod error;
+#[cfg(test)]
+mod format_tests;
 mod instance;
 mod parser;
+mod pisinger;
 mod search;
 
 pub use decimal::{Decimal, DecimalError, MAX_DECIMALS};
 pub use error::KnapsackError;
 pub use instance::KnapsackInstance;
 pub use parser::{
-    detect_format, parse_as, parse_knapsack, parse_kp, parse_low_dimensional, read_knapsack,
-    KnapsackFormat,
+    detect_format, parse_as, parse_knapsack, parse_knapsack_instances, parse_kp,
+    parse_low_dimensional, read_knapsack, read_knapsack_instances, KnapsackFormat,
 };
+pub use pisinger::parse_pisinger;
 pub use search::{KnapsackChildren, KnapsackNode, KnapsackSpace, Solution};
 
 use crate::{optimise_with, Objective, Outcome, SearchConfig, SharedIncumbent};

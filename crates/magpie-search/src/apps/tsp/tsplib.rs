@@ -373,3 +373,68 @@ fn numbered_lines(text: &str) -> Vec<(usize, &str)> {
     lines.push((lines.len() + 1, rest));
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text with LF, CRLF and bare CR line endings.
+    fn endings(lf: &str) -> [String; 3] {
+        [
+            lf.to_string(),
+            lf.replace('\n', "\r\n"),
+            lf.replace('\n', "\r"),
+        ]
+    }
+
+    #[test]
+    fn shared_instances_read_alike_with_lf_crlf_and_cr() {
+        for name in ["burma14", "gr17"] {
+            let path = format!(
+                "{}/../../../shared/data/tsplib/{name}.tsp",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let lf = text.replace("\r\n", "\n");
+            let instances: Vec<TspInstance> = endings(&lf)
+                .iter()
+                .map(|t| parse_tsplib(t).unwrap_or_else(|e| panic!("{name}: {e}")))
+                .collect();
+            let n = instances[0].cities();
+            let tour: Vec<usize> = (0..n).collect();
+            for instance in &instances {
+                assert_eq!(instance.name(), name);
+                assert_eq!(instance.cities(), n);
+                assert_eq!(instance.tour_length(&tour), instances[0].tour_length(&tour));
+                for i in 0..n {
+                    for j in 0..n {
+                        assert_eq!(instance.distance(i, j), instances[0].distance(i, j));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn error_lines_are_the_same_with_lf_crlf_and_cr() {
+        let header = "NAME: t\nTYPE: TSP\nDIMENSION: 3\n";
+        let cases = [
+            (
+                format!("{header}EDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 0 x\n3 1 1\n"),
+                "line 7: `x`",
+            ),
+            (format!("{header}\nWHAT: 1\n"), "line 5: "),
+            (format!("NAME: t\nDIMENSION: many\n"), "line 2: "),
+            (
+                format!("{header}EDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2\n-3\n"),
+                "line 8: ",
+            ),
+        ];
+        for (lf, expected) in cases {
+            for text in endings(&lf) {
+                let error = parse_tsplib(&text).expect_err(&lf).to_string();
+                assert!(error.starts_with(expected), "{text:?}: {error}");
+            }
+        }
+    }
+}
