@@ -42,6 +42,9 @@ step "examples"
 for ex in fib quicksort par_iter; do
   cargo run --release -q -p magpie --example "$ex" -- --quick
 done
+cargo run --release -q -p magpie-queue --example tree_count -- 16 2
+cargo run --release -q -p magpie-search --example queens_and_subset_sum -- 9
+cargo run --release -q -p magpie-dist --example local_ranks -- 16
 
 step "Miri (queue unit tests, pool smoke test, search engine)"
 if cargo +nightly miri --version >/dev/null 2>&1; then
