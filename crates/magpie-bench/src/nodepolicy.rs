@@ -8,11 +8,17 @@
 //! the odd ranks are made [`SLOWDOWN`] times slower (`--slow-ranks 1,3,… --slowdown
 //! 3`: they spin for twice the time each child takes to generate), standing for the
 //! thesis's contended nodes. Reported per cell: mean time, standard deviation, min and
-//! max, the thesis's speedup percentage of the performance-driven policy over
-//! depthpool, eq. (4.1) `(T_depthpool − T_performance) / T_performance × 100`, and
-//! each policy's max-difference percentage, eq. (4.2) `(max − min) / min × 100`.
+//! max, the thesis's speedup percentage of the performance-driven policy over random
+//! and over depthpool, eq. (4.1) `(T_other − T_performance) / T_performance × 100`,
+//! and each policy's max-difference percentage, eq. (4.2) `(max − min) / min × 100`.
+//! A *single* cell (1 rank × 1 worker) measures what the policy's machinery costs
+//! when there is nobody to steal from.
+//!
+//! Targets (issue 18), checked and printed: imbalanced, performance ≥ 10 % faster than
+//! random; balanced, performance not slower than random by more than random's
+//! standard deviation; single, performance's mean ≤ 1.02 × random's.
 //! Instances: `MAGPIE_DATA` (default `../shared/data`) `dimacs/brock200_1.clq` and
-//! genus 35; `--quick`: brock200_4, genus 26, 2 and 4 ranks, 2 runs.
+//! genus 35; `--quick`: brock200_4, genus 26, 1, 2 and 4 ranks, 2 runs.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -20,7 +26,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use serde::Serialize;
 
-use crate::{mpirun, output, BenchError, Outcome, RunOptions};
+use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
 
 /// How much slower the slow ranks of the imbalanced scenario are.
 pub const SLOWDOWN: f64 = 3.0;
@@ -66,6 +72,8 @@ struct Cell {
     max_s: f64,
     /// Eq. (4.2).
     max_difference_percent: f64,
+    /// Eq. (4.1) against random (performance rows only; 0 elsewhere).
+    speedup_vs_random_percent: f64,
     /// Eq. (4.1) against depthpool (performance rows only; 0 elsewhere).
     speedup_vs_depthpool_percent: f64,
 }
@@ -120,6 +128,8 @@ pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
     let mut runs = Vec::new();
     let mut cells = Vec::new();
     for (app, args) in &apps {
+        let times = measure_cell(options, app, 1, "single", args, reps, &mut runs)?;
+        cells.extend(summarise(app, 1, "single", &times));
         for &ranks in rank_counts {
             for scenario in ["balanced", "imbalanced"] {
                 let mut args = args.clone();
@@ -133,7 +143,10 @@ pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
             }
         }
     }
-    let mut outcome = Outcome::default();
+    let mut outcome = Outcome {
+        targets: targets(&cells),
+        ..Outcome::default()
+    };
     outcome
         .files
         .push(mpirun::write_csv(out, "nodepolicy_runs.csv", &runs)?);
@@ -201,6 +214,7 @@ fn measure_cell(
 }
 
 fn summarise(app: &str, ranks: usize, scenario: &'static str, times: &[Vec<f64>; 3]) -> Vec<Cell> {
+    let random_mean = mean_sd(&times[0]).0;
     let depthpool_mean = mean_sd(&times[1]).0;
     POLICIES
         .iter()
@@ -220,31 +234,77 @@ fn summarise(app: &str, ranks: usize, scenario: &'static str, times: &[Vec<f64>;
                 min_s: min,
                 max_s: max,
                 max_difference_percent: (max - min) / min * 100.0,
-                speedup_vs_depthpool_percent: if policy == "performance" {
-                    (depthpool_mean - mean) / mean * 100.0
-                } else {
-                    0.0
-                },
+                speedup_vs_random_percent: eq_4_1(policy, random_mean, mean),
+                speedup_vs_depthpool_percent: eq_4_1(policy, depthpool_mean, mean),
             }
         })
+        .collect()
+}
+
+/// Eq. (4.1), the performance-driven policy's speedup over another policy's mean time
+/// `other`, in percent; 0 for the other policies' rows.
+fn eq_4_1(policy: &str, other: f64, performance: f64) -> f64 {
+    if policy == "performance" {
+        (other - performance) / performance * 100.0
+    } else {
+        0.0
+    }
+}
+
+/// The issue's target for one (app, ranks, scenario) group as a ratio of mean times,
+/// random / performance, and the threshold it must reach.
+fn target(group: &[&Cell]) -> Option<TargetCheck> {
+    let find = |p: &str| group.iter().find(|c| c.policy == p);
+    let (random, performance) = (find("random")?, find("performance")?);
+    let (claim, threshold) = match performance.scenario {
+        "imbalanced" => ("performance >= 1.10x random".to_string(), 1.10),
+        // Not slower than random beyond random's standard deviation.
+        "balanced" => (
+            format!(
+                "performance not slower than random + sd ({:.3} s)",
+                random.sd_s
+            ),
+            random.mean_s / (random.mean_s + random.sd_s),
+        ),
+        // At most 2 % overhead: performance <= 1.02 x random.
+        _ => ("performance overhead <= 2 %".to_string(), 1.0 / 1.02),
+    };
+    Some(TargetCheck {
+        name: format!(
+            "nodepolicy {} {} ranks {}: {claim}",
+            performance.app, performance.ranks, performance.scenario
+        ),
+        measured: Some(random.mean_s / performance.mean_s),
+        threshold,
+    })
+}
+
+/// The target of every (app, ranks, scenario) group.
+fn targets(cells: &[Cell]) -> Vec<TargetCheck> {
+    cells
+        .chunks(POLICIES.len())
+        .filter_map(|group| target(&group.iter().collect::<Vec<_>>()))
         .collect()
 }
 
 fn report(cells: &[Cell], reps: usize) -> String {
     let mut text = format!(
         "node policies, {reps} runs each (mean s ± sd [min..max], eq. 4.2 max-diff %)\n\
-         {:<18} {:>5} {:<10} {:<12} {:>30} {:>8} {:>10}\n",
-        "app", "ranks", "scenario", "policy", "time", "maxdiff", "eq4.1 vs dp"
+         {:<18} {:>5} {:<10} {:<12} {:>30} {:>8} {:>12} {:>11}\n",
+        "app", "ranks", "scenario", "policy", "time", "maxdiff", "eq4.1 vs rnd", "eq4.1 vs dp"
     );
     for c in cells {
-        let speedup = if c.policy == "performance" {
-            format!("{:+.1}%", c.speedup_vs_depthpool_percent)
+        let (vs_random, vs_depthpool) = if c.policy == "performance" {
+            (
+                format!("{:+.1}%", c.speedup_vs_random_percent),
+                format!("{:+.1}%", c.speedup_vs_depthpool_percent),
+            )
         } else {
-            String::new()
+            (String::new(), String::new())
         };
         let _ = writeln!(
             text,
-            "{:<18} {:>5} {:<10} {:<12} {:>8.3} ± {:>6.3} [{:.3}..{:.3}] {:>7.1}% {:>10}",
+            "{:<18} {:>5} {:<10} {:<12} {:>8.3} ± {:>6.3} [{:.3}..{:.3}] {:>7.1}% {:>12} {:>11}",
             c.app,
             c.ranks,
             c.scenario,
@@ -254,7 +314,18 @@ fn report(cells: &[Cell], reps: usize) -> String {
             c.min_s,
             c.max_s,
             c.max_difference_percent,
-            speedup
+            vs_random,
+            vs_depthpool
+        );
+    }
+    text.push_str("targets (random / performance mean time, threshold):\n");
+    for t in targets(cells) {
+        let measured = t.measured.unwrap_or(f64::NAN);
+        let verdict = if t.passed() { "PASS" } else { "MISS" };
+        let _ = writeln!(
+            text,
+            "  {}: {measured:.3} (>= {:.3}) {verdict}",
+            t.name, t.threshold
         );
     }
     text
@@ -328,4 +399,63 @@ fn plot(out: &Path, app: &str, cells: &[Cell]) -> Result<PathBuf, BenchError> {
     };
     draw().map_err(|e| BenchError::Worker(format!("cannot draw {}: {e}", path.display())))?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(scenario: &'static str, policy: &'static str, mean: f64, sd: f64) -> Cell {
+        let times = [vec![2.0], vec![2.0], vec![2.0]];
+        let mut c = summarise("app", 2, scenario, &times).remove(0);
+        c.policy = policy;
+        c.mean_s = mean;
+        c.sd_s = sd;
+        c.speedup_vs_random_percent = eq_4_1(policy, 2.0, mean);
+        c
+    }
+
+    #[test]
+    fn eq_4_1_is_the_gain_over_the_performance_time() {
+        assert_eq!(eq_4_1("performance", 1.5, 1.0), 50.0);
+        assert_eq!(eq_4_1("performance", 1.0, 1.25), -20.0);
+        assert_eq!(eq_4_1("random", 3.0, 1.0), 0.0);
+    }
+
+    #[test]
+    fn summaries_hold_the_eq_4_2_spread_and_the_gains() {
+        let times = [vec![3.0, 3.0], vec![2.0, 2.5], vec![1.0, 2.0]];
+        let cells = summarise("app", 4, "imbalanced", &times);
+        assert_eq!(cells[2].mean_s, 1.5);
+        assert_eq!(cells[2].max_difference_percent, 100.0);
+        assert_eq!(cells[2].speedup_vs_random_percent, 100.0);
+        assert_eq!(cells[2].speedup_vs_depthpool_percent, 50.0);
+        assert_eq!(cells[0].speedup_vs_random_percent, 0.0);
+    }
+
+    #[test]
+    fn targets_apply_each_scenarios_threshold() {
+        let passes =
+            |random: &Cell, performance: &Cell| target(&[random, performance]).unwrap().passed();
+        let random = cell("imbalanced", "random", 2.0, 0.1);
+        assert!(passes(
+            &random,
+            &cell("imbalanced", "performance", 1.8, 0.1)
+        )); // 1.11x
+        assert!(!passes(
+            &random,
+            &cell("imbalanced", "performance", 1.9, 0.1)
+        )); // 1.05x
+
+        let random = cell("balanced", "random", 2.0, 0.1);
+        assert!(passes(&random, &cell("balanced", "performance", 2.09, 0.1)));
+        assert!(!passes(
+            &random,
+            &cell("balanced", "performance", 2.11, 0.1)
+        ));
+
+        let random = cell("single", "random", 2.0, 0.1);
+        assert!(passes(&random, &cell("single", "performance", 2.03, 0.1)));
+        assert!(!passes(&random, &cell("single", "performance", 2.05, 0.1)));
+    }
 }
