@@ -424,7 +424,7 @@ mod tests {
                 "line 7: `x`",
             ),
             (format!("{header}\nWHAT: 1\n"), "line 5: "),
-            (format!("NAME: t\nDIMENSION: many\n"), "line 2: "),
+            ("NAME: t\nDIMENSION: many\n".to_string(), "line 2: "),
             (
                 format!("{header}EDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2\n-3\n"),
                 "line 8: ",
