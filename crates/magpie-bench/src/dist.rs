@@ -16,7 +16,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use plotters::prelude::*;
+use crate::svg::{Bar, BarChart, BarSeries};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -283,71 +283,38 @@ fn report(rows: &[Row], reps: usize) -> String {
 
 /// Median seconds per workload and layout, with min–max whiskers.
 fn plot(out: &Path, rows: &[Row]) -> Result<PathBuf, BenchError> {
-    let path = out.join("dist.svg");
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::new(&path, (720, 420)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let top = rows
-            .iter()
-            .map(|r| r.one_rank_max_s.max(r.two_ranks_max_s))
-            .fold(0.0, f64::max)
-            * 1.15;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "distribution overhead: median search time",
-                ("sans-serif", 18),
-            )
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0.0..rows.len() as f64, 0.0..top.max(1e-3))?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(rows.len() * 2 + 1)
-            .x_label_formatter(&|x| {
-                let i = x.floor() as usize;
-                match rows.get(i) {
-                    Some(r) if (x - i as f64 - 0.5).abs() < 0.26 => r.workload.clone(),
-                    _ => String::new(),
-                }
+    let bars = |one_rank: bool| -> Vec<Option<Bar>> {
+        rows.iter()
+            .map(|r| {
+                Some(if one_rank {
+                    Bar {
+                        value: r.one_rank_median_s,
+                        range: Some((r.one_rank_min_s, r.one_rank_max_s)),
+                    }
+                } else {
+                    Bar {
+                        value: r.two_ranks_median_s,
+                        range: Some((r.two_ranks_min_s, r.two_ranks_max_s)),
+                    }
+                })
             })
-            .y_desc("seconds")
-            .draw()?;
-        for (k, colour) in [BLUE, RED].into_iter().enumerate() {
-            let bars = rows.iter().enumerate().map(|(i, r)| {
-                let median = if k == 0 {
-                    r.one_rank_median_s
-                } else {
-                    r.two_ranks_median_s
-                };
-                let x0 = i as f64 + 0.1 + 0.4 * k as f64;
-                Rectangle::new([(x0, 0.0), (x0 + 0.35, median)], colour.mix(0.7).filled())
-            });
-            chart
-                .draw_series(bars)?
-                .label(LAYOUTS[k].name)
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
-                });
-            chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
-                let (lo, hi) = if k == 0 {
-                    (r.one_rank_min_s, r.one_rank_max_s)
-                } else {
-                    (r.two_ranks_min_s, r.two_ranks_max_s)
-                };
-                let x = i as f64 + 0.275 + 0.4 * k as f64;
-                PathElement::new(vec![(x, lo), (x, hi)], BLACK.stroke_width(1))
-            }))?;
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE)
-            .border_style(BLACK)
-            .draw()?;
-        root.present()?;
-        Ok(())
+            .collect()
     };
-    draw().map_err(|e| BenchError::Worker(format!("cannot draw {}: {e}", path.display())))?;
-    Ok(path)
+    let chart = BarChart {
+        title: "distribution overhead: median search time".into(),
+        y_label: "seconds (min..max)".into(),
+        x_label: "workload".into(),
+        categories: rows.iter().map(|r| r.workload.clone()).collect(),
+        series: vec![
+            BarSeries {
+                name: LAYOUTS[0].name.to_string(),
+                bars: bars(true),
+            },
+            BarSeries {
+                name: LAYOUTS[1].name.to_string(),
+                bars: bars(false),
+            },
+        ],
+    };
+    output::write_file(out, "dist.svg", &chart.render())
 }

@@ -23,9 +23,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use plotters::prelude::*;
 use serde::Serialize;
 
+use crate::svg::{Bar, BarChart, BarSeries};
 use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
 
 /// How much slower the slow ranks of the imbalanced scenario are.
@@ -337,68 +337,34 @@ fn plot(out: &Path, app: &str, cells: &[Cell]) -> Result<PathBuf, BenchError> {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    let path = out.join(format!("nodepolicy_{file}.svg"));
     let cells: Vec<&Cell> = cells.iter().filter(|c| c.app == app).collect();
-    let groups: Vec<(usize, &str)> = cells
-        .iter()
-        .filter(|c| c.policy == POLICIES[0])
-        .map(|c| (c.ranks, c.scenario))
-        .collect();
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::new(&path, (820, 440)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let top = cells.iter().map(|c| c.max_s).fold(0.0, f64::max) * 1.15;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("{app}: mean time by node policy"),
-                ("sans-serif", 18),
-            )
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0.0..groups.len() as f64, 0.0..top.max(1e-3))?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(groups.len() * 2 + 1)
-            .x_label_formatter(&|x| {
-                let i = x.floor() as usize;
-                match groups.get(i) {
-                    Some((r, s)) if (x - i as f64 - 0.5).abs() < 0.26 => format!("{r} ranks, {s}"),
-                    _ => String::new(),
-                }
+    let chart = BarChart {
+        title: format!("{app}: mean time by node policy"),
+        y_label: "seconds (min..max)".into(),
+        x_label: "ranks, scenario".into(),
+        categories: cells
+            .iter()
+            .filter(|c| c.policy == POLICIES[0])
+            .map(|c| format!("{} ranks, {}", c.ranks, c.scenario))
+            .collect(),
+        series: POLICIES
+            .iter()
+            .map(|policy| BarSeries {
+                name: policy.to_string(),
+                bars: cells
+                    .iter()
+                    .filter(|c| c.policy == *policy)
+                    .map(|c| {
+                        Some(Bar {
+                            value: c.mean_s,
+                            range: Some((c.min_s, c.max_s)),
+                        })
+                    })
+                    .collect(),
             })
-            .y_desc("seconds")
-            .draw()?;
-        for (k, (policy, colour)) in POLICIES.iter().zip([BLUE, GREEN, RED]).enumerate() {
-            let mine: Vec<&&Cell> = cells.iter().filter(|c| c.policy == *policy).collect();
-            let x0 = |i: usize| i as f64 + 0.08 + 0.28 * k as f64;
-            chart
-                .draw_series(mine.iter().enumerate().map(|(i, c)| {
-                    Rectangle::new(
-                        [(x0(i), 0.0), (x0(i) + 0.25, c.mean_s)],
-                        colour.mix(0.7).filled(),
-                    )
-                }))?
-                .label(*policy)
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
-                });
-            chart.draw_series(mine.iter().enumerate().map(|(i, c)| {
-                let x = x0(i) + 0.125;
-                PathElement::new(vec![(x, c.min_s), (x, c.max_s)], BLACK.stroke_width(1))
-            }))?;
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE)
-            .border_style(BLACK)
-            .draw()?;
-        root.present()?;
-        Ok(())
+            .collect(),
     };
-    draw().map_err(|e| BenchError::Worker(format!("cannot draw {}: {e}", path.display())))?;
-    Ok(path)
+    output::write_file(out, &format!("nodepolicy_{file}.svg"), &chart.render())
 }
 
 #[cfg(test)]
