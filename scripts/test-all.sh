@@ -26,6 +26,10 @@ RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
 # The pool's sleep protocol (crates/magpie/src/sleep.rs, module loom_tests).
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --release -p magpie --lib loom_tests
+# The async runtime's park protocol (crates/magpie-async/src/park.rs); its own cfg, since
+# async-io's dependencies do not build under cfg(loom).
+RUSTFLAGS="--cfg magpie_async_loom" CARGO_TARGET_DIR=target/loom-async \
+  cargo test --release -p magpie-async --lib park::tests
 
 step "distributed search over MPI (feature mpi; needs OpenMPI)"
 if command -v mpirun >/dev/null && command -v mpicc >/dev/null; then

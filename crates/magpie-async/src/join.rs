@@ -1,0 +1,194 @@
+//! [`JoinHandle`]: the awaitable result of a spawned task, and [`JoinError`], why a task
+//! produced no value (it panicked, or it was cancelled by `abort` or runtime shutdown).
+
+use core::fmt;
+use std::any::Any;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+/// What a task's future resolves to inside the runtime: its value or its panic payload.
+pub(crate) type TaskOutput<T> = Result<T, Box<dyn Any + Send + 'static>>;
+
+/// Why a task did not produce its value.
+pub struct JoinError {
+    repr: Repr,
+}
+
+enum Repr {
+    Cancelled,
+    Panic(Box<dyn Any + Send + 'static>),
+}
+
+impl JoinError {
+    pub(crate) fn cancelled() -> Self {
+        Self {
+            repr: Repr::Cancelled,
+        }
+    }
+
+    pub(crate) fn panic(payload: Box<dyn Any + Send + 'static>) -> Self {
+        Self {
+            repr: Repr::Panic(payload),
+        }
+    }
+
+    /// The task was cancelled: [`JoinHandle::abort`] or the runtime shut down first.
+    pub fn is_cancelled(&self) -> bool {
+        matches!(self.repr, Repr::Cancelled)
+    }
+
+    /// The task panicked.
+    pub fn is_panic(&self) -> bool {
+        matches!(self.repr, Repr::Panic(_))
+    }
+
+    /// The panic payload, for `std::panic::resume_unwind`; gives `self` back if the
+    /// task was cancelled instead.
+    pub fn try_into_panic(self) -> Result<Box<dyn Any + Send + 'static>, JoinError> {
+        match self.repr {
+            Repr::Panic(p) => Ok(p),
+            Repr::Cancelled => Err(self),
+        }
+    }
+
+    fn panic_message(&self) -> Option<&str> {
+        match &self.repr {
+            Repr::Panic(p) => p
+                .downcast_ref::<&'static str>()
+                .copied()
+                .or_else(|| p.downcast_ref::<String>().map(String::as_str)),
+            Repr::Cancelled => None,
+        }
+    }
+}
+
+impl fmt::Debug for JoinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.repr {
+            Repr::Cancelled => f.write_str("JoinError::Cancelled"),
+            Repr::Panic(_) => f
+                .debug_tuple("JoinError::Panic")
+                .field(&self.panic_message().unwrap_or("<non-string payload>"))
+                .finish(),
+        }
+    }
+}
+
+impl fmt::Display for JoinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.repr {
+            Repr::Cancelled => f.write_str("task was cancelled"),
+            Repr::Panic(_) => match self.panic_message() {
+                Some(msg) => write!(f, "task panicked: {msg}"),
+                None => f.write_str("task panicked"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for JoinError {}
+
+/// An owned permission to await a spawned task's result.
+///
+/// Awaiting it gives `Ok(value)`, or a [`JoinError`] if the task panicked or was
+/// cancelled. Dropping it detaches the task: the task keeps running.
+pub struct JoinHandle<T> {
+    state: State<T>,
+}
+
+type Cancelling<T> = Pin<Box<dyn Future<Output = Option<TaskOutput<T>>> + Send>>;
+
+enum State<T> {
+    Running(async_task::FallibleTask<TaskOutput<T>>),
+    /// `abort` was called: async-task's `cancel` future, polled once already (which
+    /// marks the task cancelled); it resolves once the task's future has been dropped.
+    Cancelling(Cancelling<T>),
+    /// `abort` found the task already finished: its output, handed out by the next poll.
+    Finished(Option<TaskOutput<T>>),
+    Done,
+}
+
+impl<T: Send + 'static> JoinHandle<T> {
+    /// Cancels the task: its future is dropped at the next opportunity (at once if it
+    /// is idle, right after its current poll if it is running). Awaiting this handle
+    /// then resolves once the future has been dropped, to a cancelled [`JoinError`]; a
+    /// task that finished before the abort keeps its result.
+    pub fn abort(&mut self) {
+        if let State::Running(task) = std::mem::replace(&mut self.state, State::Done) {
+            let mut cancel: Cancelling<T> = Box::pin(task.cancel());
+            // The first poll runs `cancel`'s body up to its first await: it marks the
+            // task cancelled (and schedules it, so a worker drops its future).
+            let waker = std::task::Waker::from(Arc::new(NoopWake));
+            self.state = match cancel.as_mut().poll(&mut Context::from_waker(&waker)) {
+                Poll::Ready(output) => State::Finished(output),
+                Poll::Pending => State::Cancelling(cancel),
+            };
+        }
+    }
+}
+
+impl<T> JoinHandle<T> {
+    pub(crate) fn new(task: async_task::Task<TaskOutput<T>>) -> Self {
+        Self {
+            state: State::Running(task.fallible()),
+        }
+    }
+
+    /// Whether the task has finished (completed, panicked or been cancelled).
+    pub fn is_finished(&self) -> bool {
+        match &self.state {
+            State::Running(task) => task.is_finished(),
+            State::Cancelling(_) | State::Finished(_) | State::Done => true,
+        }
+    }
+}
+
+impl<T> Future for JoinHandle<T> {
+    type Output = Result<T, JoinError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let polled = match &mut self.state {
+            State::Running(task) => Pin::new(task).poll(cx),
+            State::Cancelling(cancel) => cancel.as_mut().poll(cx),
+            State::Finished(output) => Poll::Ready(output.take()),
+            State::Done => return Poll::Ready(Err(JoinError::cancelled())),
+        };
+        let out = match polled {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Some(Ok(value))) => Ok(value),
+            Poll::Ready(Some(Err(payload))) => Err(JoinError::panic(payload)),
+            Poll::Ready(None) => Err(JoinError::cancelled()),
+        };
+        self.state = State::Done;
+        Poll::Ready(out)
+    }
+}
+
+// The handle never pins a `T`: a finished output is only moved out.
+impl<T> Unpin for JoinHandle<T> {}
+
+/// The waker of `abort`'s first poll: the real one is registered when the handle is
+/// awaited.
+struct NoopWake;
+
+impl std::task::Wake for NoopWake {
+    fn wake(self: Arc<Self>) {}
+}
+
+impl<T> Drop for JoinHandle<T> {
+    fn drop(&mut self) {
+        if let State::Running(task) = std::mem::replace(&mut self.state, State::Done) {
+            task.detach();
+        }
+    }
+}
+
+impl<T> fmt::Debug for JoinHandle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JoinHandle")
+            .field("finished", &self.is_finished())
+            .finish()
+    }
+}

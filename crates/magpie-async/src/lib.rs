@@ -1,0 +1,52 @@
+//! magpie-async: an async runtime whose workers run tasks from block-based work-stealing
+//! (BWoS) queues — the experiment of the BWoS paper's §6.3.2, which put FIFO BWoS into
+//! tokio's scheduler and measured hyper.
+//!
+//! - Tasks and wakers are [`async_task`]'s; I/O and timers are [`async_io`]'s
+//!   (`Async<TcpStream>`, `Timer`), whose reactor the idle workers drive.
+//! - Each worker owns a FIFO BWoS run queue (magpie-queue); spawns and wakes from a
+//!   worker go there. Spawns and wakes from elsewhere go to the two-lock injector.
+//! - Idle workers steal a whole block at once from a victim chosen by one of magpie's
+//!   victim policies, then park; the park protocol and its no-lost-wake-up argument are
+//!   in the `park` module's source (and checked by a loom model).
+//!
+//! ```
+//! use magpie_async::{Builder, JoinError};
+//!
+//! let rt = Builder::new().worker_threads(2).build().unwrap();
+//! let sum = rt.block_on(async {
+//!     let handles: Vec<_> = (0..10u64).map(|i| magpie_async::spawn(async move { i * i })).collect();
+//!     let mut sum = 0;
+//!     for h in handles {
+//!         sum += h.await.unwrap();
+//!     }
+//!     sum
+//! });
+//! assert_eq!(sum, 285);
+//! let err: JoinError = rt.block_on(rt.spawn(async { panic!("boom") })).unwrap_err();
+//! assert!(err.is_panic());
+//! ```
+#![warn(missing_docs)]
+
+mod builder;
+mod context;
+mod handle;
+mod injector;
+mod join;
+mod park;
+mod registry;
+mod run_queue;
+mod runtime;
+mod scheduler;
+mod sync;
+mod worker;
+mod yield_now;
+
+pub use builder::{Builder, DEFAULT_QUEUE};
+pub use handle::{spawn, Handle};
+pub use join::{JoinError, JoinHandle};
+pub use runtime::Runtime;
+pub use yield_now::{yield_now, YieldNow};
+
+/// Re-exported so users need no extra dependency for sockets and timers.
+pub use async_io::{Async, Timer};

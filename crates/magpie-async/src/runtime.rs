@@ -1,0 +1,63 @@
+//! [`Runtime`]: owns the worker threads; dropping it stops them and drops every task.
+
+use std::future::Future;
+use std::thread::JoinHandle as ThreadHandle;
+
+use crate::handle::Handle;
+use crate::join::JoinHandle;
+
+/// A multi-threaded async runtime on BWoS run queues. Build one with
+/// [`Builder`](crate::Builder) or [`Runtime::new`].
+///
+/// Dropping it sets the shutdown flag, wakes and joins the workers, and drops every task
+/// that has not finished — queued ones and ones parked on a waker held elsewhere (the
+/// reactor, a timer, a channel) — so no task outlives its runtime. Awaiting the
+/// [`JoinHandle`] of such a task gives a cancelled [`JoinError`](crate::JoinError).
+#[derive(Debug)]
+pub struct Runtime {
+    handle: Handle,
+    threads: Vec<ThreadHandle<()>>,
+}
+
+impl Runtime {
+    /// A runtime with one worker per available core and default settings.
+    pub fn new() -> std::io::Result<Self> {
+        crate::Builder::new().build()
+    }
+
+    pub(crate) fn from_parts(handle: Handle, threads: Vec<ThreadHandle<()>>) -> Self {
+        Self { handle, threads }
+    }
+
+    /// A handle for spawning from anywhere.
+    pub fn handle(&self) -> &Handle {
+        &self.handle
+    }
+
+    /// Spawns `future`; see [`Handle::spawn`].
+    pub fn spawn<F>(&self, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.handle.spawn(future)
+    }
+
+    /// Runs `future` on the calling thread to completion; see [`Handle::block_on`].
+    pub fn block_on<F: Future>(&self, future: F) -> F::Output {
+        self.handle.block_on(future)
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        let shared = self.handle.shared();
+        shared.begin_shutdown();
+        for thread in self.threads.drain(..) {
+            // A worker never panics out of its loop (tasks' panics are caught); if one
+            // did, the others are still joined and the tasks still dropped.
+            let _ = thread.join();
+        }
+        shared.drop_all_tasks();
+    }
+}

@@ -1,0 +1,164 @@
+//! The state the workers share: the injector, every worker's stealer, the idle list,
+//! the registry of live tasks and the shutdown flag; and the two scheduling decisions —
+//! where a woken task goes ([`Shared::schedule`]) and how a task is born
+//! ([`Shared::spawn`]).
+//!
+//! A task woken on a worker that is running goes to that worker's local queue (no
+//! shared write at all in the common case); any other wake — another thread, the
+//! reactor, a worker that is parked in the reactor — goes to the injector and wakes a
+//! parked worker (the producer side of [`crate::park`]).
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
+
+use async_task::{Runnable, ScheduleInfo, WithInfo};
+use futures_lite::FutureExt;
+use magpie::policy::{Topology, VictimPolicy};
+use magpie_queue::fifo;
+
+use crate::injector::Injector;
+use crate::join::JoinHandle;
+use crate::park::Idle;
+use crate::registry::Registry;
+use crate::sync::{fence, Ordering};
+
+/// One worker's task counter on its own cache line (read by victim policies).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+pub(crate) struct Counter(pub(crate) AtomicU64);
+
+/// Everything the workers, handles and tasks of one runtime share.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) injector: Injector,
+    pub(crate) stealers: Box<[fifo::Stealer<Runnable>]>,
+    pub(crate) idle: Idle,
+    pub(crate) registry: Arc<Registry>,
+    shutdown: AtomicBool,
+    pub(crate) policy: Box<dyn VictimPolicy>,
+    pub(crate) topology: Topology,
+    pub(crate) steal_batch: usize,
+    pub(crate) tasks_run: Box<[Counter]>,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        stealers: Vec<fifo::Stealer<Runnable>>,
+        policy: Box<dyn VictimPolicy>,
+        steal_batch: usize,
+    ) -> Self {
+        let workers = stealers.len();
+        Self {
+            injector: Injector::default(),
+            idle: Idle::new(workers),
+            registry: Arc::new(Registry::new(workers + 1)),
+            shutdown: AtomicBool::new(false),
+            policy,
+            topology: Topology::uniform(workers),
+            steal_batch,
+            tasks_run: (0..workers).map(|_| Counter::default()).collect(),
+            stealers: stealers.into_boxed_slice(),
+        }
+    }
+
+    pub(crate) fn workers(&self) -> usize {
+        self.stealers.len()
+    }
+
+    pub(crate) fn is_shutdown(&self) -> bool {
+        // Acquire: pairs with the SeqCst store in `begin_shutdown`; a task that sees the
+        // flag drops itself instead of queueing.
+        self.shutdown.load(Ordering::Acquire)
+    }
+
+    /// Sets the shutdown flag and wakes every parked worker.
+    pub(crate) fn begin_shutdown(&self) {
+        // SeqCst: one side of the Dekker pair with `push_remote`'s fence (a wake racing
+        // with shutdown either sees the flag or has its task drained by the runtime).
+        self.shutdown.store(true, Ordering::SeqCst);
+        self.idle.notify_all();
+    }
+
+    /// Whether a parked-to-be worker would find anything to do (step 3 of the park
+    /// protocol; called after `Idle::register`'s fence).
+    pub(crate) fn has_work(&self, me: usize) -> bool {
+        self.is_shutdown()
+            || !self.injector.is_empty()
+            || self
+                .stealers
+                .iter()
+                .enumerate()
+                .any(|(i, s)| i != me && s.stealable_len() > 0)
+    }
+
+    /// Where a woken task goes: the current worker's local queue, or the injector.
+    pub(crate) fn schedule(self: &Arc<Self>, runnable: Runnable, _info: ScheduleInfo) {
+        if self.is_shutdown() {
+            // Dropping the runnable cancels the task and drops its future.
+            drop(runnable);
+            return;
+        }
+        crate::context::with_local(|local| match local {
+            Some(local) if local.runs_for(self) => local.push(runnable, self),
+            _ => self.push_remote(runnable),
+        })
+    }
+
+    /// Pushes to the injector and wakes a parked worker (the producer side of the park
+    /// protocol).
+    pub(crate) fn push_remote(&self, runnable: Runnable) {
+        self.injector.push(runnable);
+        // SeqCst fence: pairs with `begin_shutdown`'s SeqCst store: either the runtime's
+        // final drain sees this task, or this load sees the flag and drains itself.
+        fence(Ordering::SeqCst);
+        // Relaxed: ordered by the fence above.
+        if self.shutdown.load(Ordering::Relaxed) {
+            self.injector.drain();
+            return;
+        }
+        self.idle.notify_one();
+    }
+
+    /// Spawns `future`: registers it, wraps it so a panic becomes its output, and
+    /// schedules it once.
+    pub(crate) fn spawn<F>(self: &Arc<Self>, future: F) -> JoinHandle<F::Output>
+    where
+        F: Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        let hint = crate::context::with_local(|l| l.map_or(self.workers(), |l| l.index()));
+        let shared = self.clone();
+        let (runnable, task) = self.registry.insert(hint, move |entry| {
+            let future = async move {
+                // Owned by the future: unregisters the task when the future is dropped.
+                let _entry = entry;
+                AssertUnwindSafe(future).catch_unwind().await
+            };
+            let schedule = move |r: Runnable, info: ScheduleInfo| shared.schedule(r, info);
+            let (runnable, task) =
+                async_task::Builder::new().spawn(|()| future, WithInfo(schedule));
+            let waker = runnable.waker();
+            ((runnable, task), waker)
+        });
+        runnable.schedule();
+        JoinHandle::new(task)
+    }
+
+    /// Drops every task the runtime still holds (after the workers have stopped): the
+    /// injector's, then every live task's, by waking it (its schedule sees the shutdown
+    /// flag and drops it).
+    pub(crate) fn drop_all_tasks(&self) {
+        loop {
+            self.injector.drain();
+            let wakers = self.registry.drain();
+            if wakers.is_empty() && self.injector.is_empty() {
+                break;
+            }
+            for waker in wakers {
+                waker.wake();
+            }
+        }
+    }
+}

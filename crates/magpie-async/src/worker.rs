@@ -1,0 +1,282 @@
+//! A worker thread: its local state ([`Local`]) and its scheduling loop
+//! ([`WorkerLoop`]), a future driven by [`async_io::block_on`].
+//!
+//! Each turn takes a task from, in order: the injector every [`FAIRNESS_INTERVAL`]
+//! ticks (so remote wakes are not starved by a busy local queue), the local FIFO queue,
+//! a batch from the injector, a batch stolen from a victim chosen by the runtime's
+//! [`VictimPolicy`](magpie::policy::VictimPolicy). After [`EVENT_INTERVAL`] tasks the
+//! loop yields to `block_on` (waking itself first), which then polls the reactor
+//! without blocking, so I/O readiness is seen while every worker is busy. With nothing
+//! to run it parks by the protocol of [`crate::park`].
+
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use async_task::Runnable;
+use magpie::policy::{StealOutcome, Thief, Victims};
+use magpie::Rng;
+use magpie_queue::Steal;
+
+use crate::run_queue::RunQueue;
+use crate::scheduler::Shared;
+use crate::sync::Ordering;
+
+/// Tasks run between two non-blocking polls of the reactor (tokio's default is 61).
+pub(crate) const EVENT_INTERVAL: u32 = 61;
+/// Ticks between two looks at the injector ahead of the local queue.
+pub(crate) const FAIRNESS_INTERVAL: u32 = 31;
+/// Most tasks taken from the injector at once.
+const INJECTOR_BATCH: usize = 32;
+
+/// A worker's own state, reachable from its thread through [`crate::context`].
+#[derive(Debug)]
+pub(crate) struct Local {
+    shared: *const Shared,
+    index: usize,
+    queue: RunQueue,
+    /// True while the loop is parked in `block_on`: wakes then go to the injector, since
+    /// this worker would not look at its local queue before being woken.
+    parked: std::cell::Cell<bool>,
+}
+
+impl Local {
+    pub(crate) fn new(shared: &Arc<Shared>, index: usize, queue: RunQueue) -> Self {
+        Self {
+            shared: Arc::as_ptr(shared),
+            index,
+            queue,
+            parked: std::cell::Cell::new(false),
+        }
+    }
+
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Whether this worker belongs to `shared`'s runtime and is awake (so a task pushed
+    /// to its local queue is bound to be seen).
+    #[inline]
+    pub(crate) fn runs_for(&self, shared: &Arc<Shared>) -> bool {
+        std::ptr::eq(self.shared, Arc::as_ptr(shared)) && !self.parked.get()
+    }
+
+    /// A wake-up on this worker: into the local queue. Spills to the injector when full.
+    #[inline]
+    pub(crate) fn push(&self, runnable: Runnable, shared: &Shared) {
+        if self.queue.push(runnable, &shared.injector) {
+            shared.idle.notify_one();
+        } else if shared.idle.wants_parallelism() && shared.stealers[self.index].stealable_len() > 0
+        {
+            // A parked worker could steal what this one cannot get to soon.
+            shared.idle.wake_one();
+        }
+    }
+
+    /// Drops every task left in the local queue (shutdown).
+    pub(crate) fn drain(&self) {
+        while let Some(runnable) = self.queue.pop() {
+            drop(runnable);
+        }
+    }
+}
+
+/// The view of the workers a victim policy chooses from.
+struct View<'a> {
+    shared: &'a Shared,
+    me: usize,
+}
+
+impl Victims for View<'_> {
+    fn workers(&self) -> usize {
+        self.shared.workers()
+    }
+    fn me(&self) -> usize {
+        self.me
+    }
+    fn sample(&self, victim: usize, rng: &mut Rng) -> bool {
+        self.shared.stealers[victim].sample(rng)
+    }
+    fn stealable_len(&self, victim: usize) -> usize {
+        self.shared.stealers[victim].stealable_len()
+    }
+    fn tasks_run(&self, victim: usize) -> u64 {
+        // Relaxed: a statistic for the policy.
+        self.shared.tasks_run[victim].0.load(Ordering::Relaxed)
+    }
+    fn topology(&self) -> &magpie::policy::Topology {
+        &self.shared.topology
+    }
+}
+
+/// The scheduling loop of one worker, as a future for `async_io::block_on`.
+pub(crate) struct WorkerLoop<'a> {
+    shared: &'a Arc<Shared>,
+    local: &'a Local,
+    thief: Option<Box<dyn Thief>>,
+    rng: Rng,
+    tick: u32,
+    registered: bool,
+    searching: bool,
+    batch: Vec<Runnable>,
+}
+
+impl<'a> WorkerLoop<'a> {
+    pub(crate) fn new(shared: &'a Arc<Shared>, local: &'a Local) -> Self {
+        let workers = shared.workers();
+        let thief = (workers > 1).then(|| shared.policy.thief(local.index, workers));
+        Self {
+            shared,
+            local,
+            thief,
+            rng: Rng::new(0x9e37_79b9_7f4a_7c15 ^ (local.index as u64 + 1)),
+            tick: 0,
+            registered: false,
+            searching: false,
+            batch: Vec::new(),
+        }
+    }
+
+    /// The next task to run, if any worker-visible queue has one.
+    fn next_task(&mut self) -> Option<Runnable> {
+        self.tick = self.tick.wrapping_add(1);
+        if self.tick % FAIRNESS_INTERVAL == 0 {
+            if let Some(r) = self.shared.injector.pop() {
+                return Some(r);
+            }
+        }
+        if let Some(r) = self.local.queue.pop() {
+            return Some(r);
+        }
+        if let Some(r) = self.take_from_injector() {
+            return Some(r);
+        }
+        self.steal()
+    }
+
+    /// Takes a fair share of the injector: the first to run, the rest into the local
+    /// queue.
+    fn take_from_injector(&mut self) -> Option<Runnable> {
+        if self.shared.injector.is_empty() {
+            return None;
+        }
+        let share = self.shared.injector.len() / self.shared.workers() + 1;
+        let max = self.local.queue.room(INJECTOR_BATCH.min(share)) + 1;
+        self.batch.clear();
+        self.shared.injector.pop_batch(max, &mut self.batch);
+        let mut batch = self.batch.drain(..);
+        let first = batch.next();
+        for r in batch {
+            self.local.queue.push_within_room(r);
+        }
+        first
+    }
+
+    /// Steals a batch (a whole block by default) from victims chosen by the policy.
+    fn steal(&mut self) -> Option<Runnable> {
+        let thief = self.thief.as_mut()?;
+        let view = View {
+            shared: self.shared,
+            me: self.local.index,
+        };
+        let wants_latency = self.shared.policy.wants_latency();
+        for _ in 0..2 * self.shared.workers() {
+            let Some(victim) = thief.choose(&view, &mut self.rng) else {
+                continue;
+            };
+            let start = wants_latency.then(std::time::Instant::now);
+            let stolen = self.shared.stealers[victim]
+                .steal_batch_and_pop(self.local.queue.as_dest(), self.shared.steal_batch);
+            let latency = start.map_or(Duration::ZERO, |s| s.elapsed());
+            match stolen {
+                Steal::Success(r) => {
+                    let items = self.local.queue.as_dest().len() + 1;
+                    thief.record(victim, StealOutcome::Success { items }, latency);
+                    return Some(r);
+                }
+                Steal::Empty => thief.record(victim, StealOutcome::Empty, latency),
+                Steal::Retry => thief.record(victim, StealOutcome::Retry, latency),
+            }
+        }
+        None
+    }
+
+    fn run(&self, runnable: Runnable) {
+        // Relaxed: a statistic for victim policies.
+        self.shared.tasks_run[self.local.index]
+            .0
+            .fetch_add(1, Ordering::Relaxed);
+        // A task's own panic is caught inside its future (it becomes a JoinError); this
+        // catches the rest (a panicking waker or output drop) so the worker survives.
+        let _ = catch_unwind(AssertUnwindSafe(|| runnable.run()));
+    }
+
+    fn stop_searching(&mut self) {
+        if self.searching {
+            self.searching = false;
+            self.shared.idle.end_search();
+        }
+    }
+}
+
+impl Future for WorkerLoop<'_> {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = &mut *self;
+        this.local.parked.set(false);
+        if this.registered {
+            this.registered = false;
+            this.searching = true;
+            this.shared.idle.unregister(this.local.index);
+        }
+        let mut budget = EVENT_INTERVAL;
+        loop {
+            if this.shared.is_shutdown() {
+                this.stop_searching();
+                return Poll::Ready(());
+            }
+            if let Some(runnable) = this.next_task() {
+                this.stop_searching();
+                this.run(runnable);
+                budget -= 1;
+                if budget == 0 {
+                    // Let `block_on` poll the reactor (it sees its own notification and
+                    // does a non-blocking `react`), then come straight back.
+                    cx.waker().wake_by_ref();
+                    return Poll::Pending;
+                }
+                continue;
+            }
+            // Park protocol, worker side (see `park`): register, fence, recheck.
+            this.shared.idle.register(this.local.index, cx.waker());
+            if this.shared.has_work(this.local.index) {
+                this.shared.idle.unregister(this.local.index);
+                continue;
+            }
+            this.stop_searching();
+            this.registered = true;
+            this.local.parked.set(true);
+            return Poll::Pending;
+        }
+    }
+}
+
+/// A worker thread's body: runs the loop until shutdown, then drops its queued tasks.
+pub(crate) fn run_worker(shared: Arc<Shared>, index: usize, queue: RunQueue) {
+    let handle = crate::handle::Handle::from_shared(shared.clone());
+    let local = Local::new(&shared, index, queue);
+    crate::context::enter(&handle, || {
+        crate::context::set_local(&local, || {
+            async_io::block_on(WorkerLoop::new(&shared, &local));
+        });
+    });
+    if shared.idle.sleeping() > 0 {
+        shared.idle.unregister(index);
+    }
+    // Off the worker context, so wakes caused by dropping tasks do not come back here.
+    local.drain();
+}
