@@ -31,6 +31,8 @@
 mod builder;
 mod context;
 mod handle;
+#[cfg(feature = "hyper")]
+pub mod hyper_rt;
 mod injector;
 mod join;
 mod park;
