@@ -41,6 +41,8 @@ mod run_queue;
 mod runtime;
 mod scheduler;
 mod sync;
+#[cfg(all(test, not(magpie_async_loom)))]
+mod tests;
 mod worker;
 mod yield_now;
 

@@ -76,6 +76,12 @@ impl Local {
         }
     }
 
+    /// Pops the oldest local task (the single-threaded core tests drive the queue).
+    #[cfg(test)]
+    pub(crate) fn pop(&self) -> Option<Runnable> {
+        self.queue.pop()
+    }
+
     /// Drops every task left in the local queue (shutdown).
     pub(crate) fn drain(&self) {
         while let Some(runnable) = self.queue.pop() {
