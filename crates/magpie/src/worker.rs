@@ -52,6 +52,9 @@ pub(crate) struct WorkerThread {
     scope_done: Cell<(*const CountLatch, usize)>,
     /// Job slots freed here for other workers' caches.
     outbox: Outbox,
+    /// The last lone job seen at a victim: (victim, its tasks-run counter then); see
+    /// `lone_job_waits`.
+    lone_seen: Cell<(usize, u64)>,
     /// `!Send` / `!Sync`: a worker is used only by its own thread.
     _not_send: PhantomData<*const ()>,
 }
@@ -84,6 +87,7 @@ impl WorkerThread {
             scope_credit: Cell::new((ptr::null(), 0)),
             scope_done: Cell::new((ptr::null(), 0)),
             outbox: Outbox::new(),
+            lone_seen: Cell::new((usize::MAX, 0)),
             _not_send: PhantomData,
         }
     }
@@ -340,6 +344,10 @@ impl WorkerThread {
                 continue;
             };
             debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
+            if self.lone_job_waits(victim) {
+                thief.record(victim, StealOutcome::Empty, Duration::ZERO);
+                continue;
+            }
             let start = self.wants_latency.then(Instant::now);
             let (got, items) = registry.threads[victim]
                 .stealer
@@ -358,6 +366,27 @@ impl WorkerThread {
             }
         }
         None
+    }
+
+    /// Whether to leave `victim`'s only stealable job alone for now.
+    ///
+    /// A victim with exactly one stealable job that keeps finishing tasks is almost
+    /// always about to pop that job back itself: a chain of spawns (each task spawns the
+    /// next) shares every new task (the pusher is alone), and stealing it moves the whole
+    /// chain, with its scope counts and cache lines, to the thief, then back again:
+    /// ping-pong that made the chain benchmark bimodal (issue 21). So a lone job is
+    /// taken only when the victim's tasks-run counter has not moved since the previous
+    /// look at this victim's lone job: the victim is stuck in one long task (or
+    /// descheduled) and the job would otherwise wait for all of it (BWoS §8).
+    fn lone_job_waits(&self, victim: usize) -> bool {
+        let t = &self.registry.threads[victim];
+        if t.stealer.stealable_len() != 1 {
+            return false;
+        }
+        let ran = t.counters.tasks.load(std::sync::atomic::Ordering::Relaxed);
+        let waits = self.lone_seen.get() != (victim, ran);
+        self.lone_seen.set((victim, ran));
+        waits
     }
 
     /// A fair share of the injector: at most its length divided by the workers, so two
