@@ -6,6 +6,13 @@
 //! can take it only after the owner *shared* its block because someone was idle
 //! (`WorkerThread::push`), so uncontended joins stay as cheap as a function call plus a
 //! queue slot.
+//!
+//! Cheaper still, as in Spice/chili: when the worker already holds at least
+//! [`INLINE_DEPTH`] private jobs (LIFO pools), `join` calls both closures in turn
+//! without touching the queue, unless a worker is idle, in which case one join in 16
+//! still pushes and so shares the private block (`WorkerThread::may_inline_join`). The
+//! pending jobs are older, so (in divide and conquer) bigger, than the ones not pushed,
+//! and thieves take the oldest first.
 
 use std::panic::{self, AssertUnwindSafe};
 
@@ -43,7 +50,42 @@ where
     }
 }
 
+/// Private jobs a worker must hold before `join` may skip the queue (see the module
+/// docs).
+pub(crate) const INLINE_DEPTH: usize = 3;
+
+#[inline]
 pub(crate) fn join_in_worker<A, B, RA, RB>(worker: &WorkerThread, oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    if worker.may_inline_join() {
+        return join_inline(oper_a, oper_b);
+    }
+    join_pushed(worker, oper_a, oper_b)
+}
+
+/// Both closures in turn on this thread, with `join`'s panic rule: `b` runs even if `a`
+/// panicked, then `a`'s panic resumes.
+#[inline]
+fn join_inline<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA,
+    B: FnOnce() -> RB,
+{
+    match panic::catch_unwind(AssertUnwindSafe(oper_a)) {
+        Ok(a) => (a, oper_b()),
+        Err(payload) => {
+            let _ = panic::catch_unwind(AssertUnwindSafe(oper_b));
+            panic::resume_unwind(payload)
+        }
+    }
+}
+
+fn join_pushed<A, B, RA, RB>(worker: &WorkerThread, oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
     B: FnOnce() -> RB + Send,

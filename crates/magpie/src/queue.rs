@@ -111,6 +111,15 @@ impl LocalQueue {
         }
     }
 
+    /// Jobs in the owner's private block (FIFO: none, its pushes are published at once).
+    #[inline]
+    pub(crate) fn private_len(&self) -> usize {
+        match self {
+            LocalQueue::Lifo(w) => w.private_len(),
+            LocalQueue::Fifo(_) => 0,
+        }
+    }
+
     /// Whether thieves may find something of ours already (cheap for LIFO: one load).
     pub(crate) fn granted_hint(&self) -> bool {
         match self {

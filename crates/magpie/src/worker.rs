@@ -24,6 +24,10 @@ const SPIN_ROUNDS: u32 = 8;
 /// 10–100 µs: long enough to catch the next stealable job of a running computation,
 /// short enough that an idle pool sleeps at once.
 const SEARCH_ROUNDS: u32 = 40;
+/// While a worker is idle, one `join` in this many pushes even when it could run
+/// inline (see `may_inline_join`): idle workers get the private jobs by the share that
+/// push makes, other joins stay cheap even if the idle worker never comes to steal.
+const INLINE_IDLE_PERIOD: u32 = 16;
 /// Largest batch a worker takes from the injector at once.
 const INJECTOR_BATCH: usize = 32;
 /// Scope counts a worker takes ahead for spawns, and finished scope jobs it reports at
@@ -52,6 +56,11 @@ pub(crate) struct WorkerThread {
     scope_done: Cell<(*const CountLatch, usize)>,
     /// Job slots freed here for other workers' caches.
     outbox: Outbox,
+    /// The last lone job seen at a victim: (victim, its tasks-run counter then); see
+    /// `lone_job_waits`.
+    lone_seen: Cell<(usize, u64)>,
+    /// Joins that found a worker idle (see `may_inline_join`).
+    inline_tick: Cell<u32>,
     /// `!Send` / `!Sync`: a worker is used only by its own thread.
     _not_send: PhantomData<*const ()>,
 }
@@ -84,6 +93,8 @@ impl WorkerThread {
             scope_credit: Cell::new((ptr::null(), 0)),
             scope_done: Cell::new((ptr::null(), 0)),
             outbox: Outbox::new(),
+            lone_seen: Cell::new((usize::MAX, 0)),
+            inline_tick: Cell::new(0),
             _not_send: PhantomData,
         }
     }
@@ -167,6 +178,23 @@ impl WorkerThread {
         } else if self.can_share && (was_alone || self.registry.sleep.anyone_idle()) {
             self.share();
         }
+    }
+
+    /// Whether `join` may run both halves inline (LIFO only, see `join.rs`): this
+    /// worker holds at least `INLINE_DEPTH` private jobs, and either no worker is idle
+    /// or this is not one of the [`INLINE_IDLE_PERIOD`]-th joins that push (and so
+    /// share the private block with the idle workers).
+    #[inline]
+    pub(crate) fn may_inline_join(&self) -> bool {
+        if self.local.private_len() < crate::join::INLINE_DEPTH {
+            return false;
+        }
+        if !self.registry.sleep.anyone_idle() {
+            return true;
+        }
+        let tick = self.inline_tick.get().wrapping_add(1);
+        self.inline_tick.set(tick);
+        tick % INLINE_IDLE_PERIOD != 0
     }
 
     #[cold]
@@ -340,6 +368,10 @@ impl WorkerThread {
                 continue;
             };
             debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
+            if self.lone_job_waits(victim) {
+                thief.record(victim, StealOutcome::Empty, Duration::ZERO);
+                continue;
+            }
             let start = self.wants_latency.then(Instant::now);
             let (got, items) = registry.threads[victim]
                 .stealer
@@ -358,6 +390,27 @@ impl WorkerThread {
             }
         }
         None
+    }
+
+    /// Whether to leave `victim`'s only stealable job alone for now.
+    ///
+    /// A victim with exactly one stealable job that keeps finishing tasks is almost
+    /// always about to pop that job back itself: a chain of spawns (each task spawns the
+    /// next) shares every new task (the pusher is alone), and stealing it moves the whole
+    /// chain, with its scope counts and cache lines, to the thief, then back again:
+    /// ping-pong that made the chain benchmark bimodal (issue 21). So a lone job is
+    /// taken only when the victim's tasks-run counter has not moved since the previous
+    /// look at this victim's lone job: the victim is stuck in one long task (or
+    /// descheduled) and the job would otherwise wait for all of it (BWoS §8).
+    fn lone_job_waits(&self, victim: usize) -> bool {
+        let t = &self.registry.threads[victim];
+        if t.stealer.stealable_len() != 1 {
+            return false;
+        }
+        let ran = t.counters.tasks.load(std::sync::atomic::Ordering::Relaxed);
+        let waits = self.lone_seen.get() != (victim, ran);
+        self.lone_seen.set((victim, ran));
+        waits
     }
 
     /// A fair share of the injector: at most its length divided by the workers, so two

@@ -13,6 +13,16 @@ pub fn fib<F: ForkJoin>(n: u32) -> u64 {
     a + b
 }
 
+/// fib(n) by naive recursion with chili's `join` (its default: the heartbeat is checked
+/// on every 64th join, or when fewer than 3 joins are pending).
+pub fn fib_chili(s: &mut chili::Scope<'_>, n: u32) -> u64 {
+    if n < 2 {
+        return u64::from(n);
+    }
+    let (a, b) = s.join(|s| fib_chili(s, n - 1), |s| fib_chili(s, n - 2));
+    a + b
+}
+
 /// fib(n) iteratively: the expected answer.
 pub fn fib_reference(n: u32) -> u64 {
     let (mut a, mut b) = (0u64, 1u64);
@@ -29,6 +39,10 @@ impl ForkJoinTask for FibTask {
 
     fn run<F: ForkJoin>(self) -> u64 {
         fib::<F>(self.0)
+    }
+
+    fn run_chili(self, s: &mut chili::Scope<'_>) -> Option<u64> {
+        Some(fib_chili(s, self.0))
     }
 }
 
@@ -80,7 +94,7 @@ impl Workload for Fib {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Rayon, FORK_JOIN_SPEEDUP};
+    use crate::pool::run::{Rayon, Seq, JOIN_PEERS_SPEEDUP};
 
     #[test]
     fn reference_values() {
@@ -91,11 +105,12 @@ mod tests {
 
     #[test]
     fn runs_and_verifies_on_every_config() {
-        let pools = Pools::build(&FORK_JOIN_SPEEDUP).unwrap();
-        let mut w = Fib::new(18, &FORK_JOIN_SPEEDUP);
+        let pools = Pools::build(&JOIN_PEERS_SPEEDUP).unwrap();
+        let mut w = Fib::new(18, &JOIN_PEERS_SPEEDUP);
         for c in w.configs() {
             assert_eq!(w.run(c, &pools).unwrap().answer, 2584);
         }
         assert_eq!(fib::<Rayon>(20), 6765);
+        assert_eq!(fib::<Seq>(20), 6765);
     }
 }

@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::run::{magpie_pool, rayon_pool, tokio_runtime, Runtime, THREADS};
+use super::run::{magpie_pool, rayon_pool, tokio_runtime, unsupported, Runtime, THREADS};
 use crate::BenchError;
 
 /// User + system CPU time of the whole process, seconds.
@@ -54,6 +54,7 @@ impl Idle {
             Runtime::Magpie => Idle::Magpie(magpie_pool(THREADS)?),
             Runtime::Rayon => Idle::Rayon(rayon_pool(THREADS)?),
             Runtime::Tokio => Idle::Tokio(tokio_runtime(THREADS)?),
+            Runtime::Chili | Runtime::Seq => return Err(unsupported("idle", rt)),
         })
     }
 

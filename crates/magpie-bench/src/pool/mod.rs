@@ -1,15 +1,16 @@
-//! Fork-join and spawn benchmarks of the magpie thread pool against rayon (and tokio for
-//! spawning), issue 4: `magpie bench pool`.
+//! Fork-join and spawn benchmarks of the magpie thread pool against rayon, chili (join
+//! workloads) and tokio (spawning), issues 4 and 21: `magpie bench pool`.
 //!
-//! * [`fib`]: fib(32) with a `join` per call, no cutoff (join overhead); 1 and 2 threads.
-//! * [`sort`]: quicksort of 10 M random `u32`s, `join` recursion above a cutoff.
+//! * [`fib`]: fib(32) with a `join` per call, no cutoff (join overhead); 1 and 2 threads,
+//!   chili on 2, and the sequential bound.
+//! * [`sort`]: quicksort of 10 M random `u32`s, `join` recursion above a 10 k cutoff.
 //! * [`nqueens`]: N-queens 12 and 13 solution counts, candidates forked per row; 1 and
 //!   2 threads.
 //! * [`long`]: two long tasks of equal length forked by one `join` (the BWoS §8
 //!   starvation case); 1 and 2 threads, speedup ≥ 1.8 wanted.
 //! * [`tree`]: sum of a binary tree of 2^20 and 2^24 nodes by `join` recursion.
 //! * [`spawn`]: 1 M tiny tasks through `scope`/`spawn` (tokio: `tokio::spawn`), and a
-//!   chain of 100 k tasks each spawning the next.
+//!   chain of 1 M tasks each spawning the next.
 //! * [`idle`]: process CPU time of an idle pool over 1 s.
 //!
 //! Each runtime gets one pool per thread count, built before anything is timed
@@ -18,6 +19,9 @@
 //! benchmark stays under a minute on 2 cores, and says so in its output. Results:
 //! tables with PASS/MISS targets, CSV of every run, summary CSVs, three SVG charts and
 //! report.txt ([`report`]).
+//!
+//! `MAGPIE_POOL_ONLY=fib,chain-spawn` (workload families, comma-separated) measures only
+//! those, for quick A/B work; the idle measurement is then skipped.
 
 pub mod fib;
 pub mod idle;
@@ -35,7 +39,10 @@ use std::time::Duration;
 
 use crate::{affinity, output, BenchError, Outcome, RunOptions};
 use report::{Info, Measured};
-use run::{Config, Pools, Runtime, Workload, FORK_JOIN, FORK_JOIN_SPEEDUP, SPAWN};
+use run::{
+    Config, Pools, Runtime, Workload, FORK_JOIN, FORK_JOIN_SPEEDUP, JOIN_PEERS, JOIN_PEERS_SPEEDUP,
+    SPAWN,
+};
 use spawn::Pattern;
 
 /// Sizes of the workloads, derived from `--quick` and `--reps`.
@@ -67,15 +74,17 @@ pub struct Params {
     pub settle: Duration,
     /// Cores available to this process.
     pub cores: usize,
+    /// Only these workload families (`MAGPIE_POOL_ONLY`); `None` = all, with idle.
+    pub only: Option<Vec<String>>,
 }
 
 impl Params {
-    /// Full: the sizes of issue 4, 7 repetitions. Quick: fib(29), 1 M sort, queens
-    /// 10/11, trees of 2^16/2^18 nodes, 100 k spawns, 10 k chain, 3 repetitions.
+    /// Full: the sizes of issues 4 and 21, 11 repetitions. Quick: fib(29), 1 M sort,
+    /// queens 10/11, trees of 2^16/2^18 nodes, 100 k spawns, 100 k chain, 3 repetitions.
     pub fn new(quick: bool, reps: Option<usize>) -> Params {
         let full = Params {
             quick,
-            reps: reps.unwrap_or(7),
+            reps: reps.unwrap_or(11),
             fib_n: 32,
             sort_len: 10_000_000,
             sort_cutoff: sort::CUTOFF,
@@ -83,10 +92,11 @@ impl Params {
             long_steps: 200_000_000,
             tree_log2: vec![20, 24],
             spawn_tasks: 1_000_000,
-            chain_tasks: 100_000,
+            chain_tasks: 1_000_000,
             idle: Duration::from_secs(1),
             settle: Duration::from_millis(20),
             cores: affinity::available_cores(),
+            only: only_families(),
         };
         if !quick {
             return full;
@@ -99,7 +109,7 @@ impl Params {
             long_steps: 20_000_000,
             tree_log2: vec![16, 18],
             spawn_tasks: 100_000,
-            chain_tasks: 10_000,
+            chain_tasks: 100_000,
             ..full
         }
     }
@@ -107,11 +117,11 @@ impl Params {
     /// The workloads in table order (builds the trees and the sort input: untimed).
     pub fn workloads(&self) -> Result<Vec<Box<dyn Workload>>, BenchError> {
         let mut w: Vec<Box<dyn Workload>> =
-            vec![Box::new(fib::Fib::new(self.fib_n, &FORK_JOIN_SPEEDUP))];
+            vec![Box::new(fib::Fib::new(self.fib_n, &JOIN_PEERS_SPEEDUP))];
         w.push(Box::new(sort::Sort::new(
             self.sort_len,
             self.sort_cutoff,
-            &FORK_JOIN,
+            &JOIN_PEERS,
         )));
         for &n in &self.queens {
             w.push(Box::new(nqueens::Queens::new(n, &FORK_JOIN_SPEEDUP)?));
@@ -134,8 +144,17 @@ impl Params {
             self.chain_tasks,
             &SPAWN,
         )?));
+        if let Some(only) = &self.only {
+            w.retain(|wl| only.iter().any(|f| f == wl.family()));
+        }
         Ok(w)
     }
+}
+
+/// The families named in `MAGPIE_POOL_ONLY`, if set.
+fn only_families() -> Option<Vec<String>> {
+    let v = std::env::var("MAGPIE_POOL_ONLY").ok()?;
+    Some(v.split(',').map(|f| f.trim().to_string()).collect())
 }
 
 /// Runs every workload and the idle measurement, prints tables and writes CSV + SVG +
@@ -164,8 +183,9 @@ pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
     drop(pools);
     drop(workloads);
     let mut idle = Vec::new();
-    let bar = crate::progress::bar("pool: idle CPU", Runtime::ALL.len());
-    for rt in Runtime::ALL {
+    let idle_runtimes: &[Runtime] = if p.only.is_some() { &[] } else { &Runtime::ALL };
+    let bar = crate::progress::bar("pool: idle CPU", idle_runtimes.len());
+    for &rt in idle_runtimes {
         bar.set_message(format!("{} ({} x {:?})", rt.name(), p.reps, p.idle));
         idle.push((rt, idle::measure(rt, p.reps, p.idle)?));
         bar.inc(1);
@@ -200,7 +220,7 @@ fn environment_note(p: &Params) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        "pool bench: fib({}), quicksort of {} u32 (cutoff {}), queens {}, tree sum 2^{} nodes, \
+        "pool bench: fib({}) (+ chili, sequential), quicksort of {} u32 (cutoff {}), queens {}, tree sum 2^{} nodes, \
          {} spawned tasks, chain of {}; idle {:?}; {} reps after one warm-up run; unpinned pool \
          threads; {} core(s) available; {}",
         p.fib_n,
@@ -218,7 +238,7 @@ fn environment_note(p: &Params) -> String {
     if p.quick {
         s.push_str(
             "\nQUICK MODE: sizes reduced (full: fib(32), 10M sort, queens 12/13, trees 2^20/2^24, \
-             1M spawns, chain 100k); the targets are stated for the full sizes",
+             1M spawns, chain 1M); the targets are stated for the full sizes",
         );
     }
     if p.cores < run::THREADS {
@@ -287,6 +307,7 @@ mod tests {
             chain_tasks: 200,
             idle: Duration::from_millis(10),
             settle: Duration::ZERO,
+            only: None,
             ..Params::new(true, None)
         };
         let out = run_params(&p, &dir).unwrap();
@@ -295,14 +316,18 @@ mod tests {
             assert!(std::fs::metadata(f).unwrap().len() > 0, "{}", f.display());
         }
         let runs = std::fs::read_to_string(dir.join("pool_runs.csv")).unwrap();
-        // fib, 2 queens and the two long tasks on 4 configs, sort and 2 trees on 2,
-        // 2 spawn patterns on 3.
-        assert_eq!(runs.lines().count(), 1 + p.reps * (4 * 4 + 3 * 2 + 2 * 3));
+        // fib on 6 configs, 2 queens and the two long tasks on 4, sort on 3, 2 trees on
+        // 2, 2 spawn patterns on 3.
+        assert_eq!(
+            runs.lines().count(),
+            1 + p.reps * (6 + 3 * 4 + 3 + 2 * 2 + 2 * 3)
+        );
         let report = std::fs::read_to_string(dir.join("report.txt")).unwrap();
         assert!(report.contains("QUICK MODE") && report.contains("idle CPU"));
-        // fib vs rayon, spawn, quicksort, 2 trees, fib speedup, 2 queens speedups,
-        // two long tasks speedup.
-        assert_eq!(out.targets.len(), 9);
+        // fib vs rayon, chili and seq, spawn and chain (ratio, steadiness), quicksort vs
+        // rayon and chili, 2 trees, fib speedup, 2 queens speedups, two long tasks
+        // speedup.
+        assert_eq!(out.targets.len(), 15);
         assert!(out.targets.iter().all(|t| t.measured.is_some()));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -42,21 +42,31 @@ impl Info {
     }
 }
 
-/// A stated target of issue 4.
+/// A stated target (issues 4 and 21).
 #[derive(Clone, Copy, Debug)]
 enum Target {
-    /// magpie's speed (rayon time / magpie time) at 2 threads reaches the threshold.
-    VsRayon(f64),
+    /// magpie's speed (peer time / magpie time) at 2 threads reaches the threshold
+    /// (the sequential bound is run on 1 thread).
+    Vs(Runtime, f64),
     /// magpie's 1-thread time / 2-thread time reaches the threshold.
     Speedup(f64),
+    /// magpie's slowest run at 2 threads is at most this many times its fastest
+    /// (checked as fastest / slowest >= 1 / threshold).
+    Steady(f64),
 }
 
 /// The targets, per workload family, in report order.
-const TARGETS: [(&str, Target); 7] = [
-    ("fib", Target::VsRayon(2.0)),
-    ("spawn", Target::VsRayon(2.0)),
-    ("quicksort", Target::VsRayon(1.0)),
-    ("tree-sum", Target::VsRayon(1.0)),
+const TARGETS: [(&str, Target); 13] = [
+    ("fib", Target::Vs(Runtime::Rayon, 2.0)),
+    ("fib", Target::Vs(Runtime::Chili, 1.0)),
+    ("fib", Target::Vs(Runtime::Seq, 1.0)),
+    ("spawn", Target::Vs(Runtime::Rayon, 2.0)),
+    ("spawn", Target::Steady(1.5)),
+    ("chain-spawn", Target::Vs(Runtime::Rayon, 1.0)),
+    ("chain-spawn", Target::Steady(1.5)),
+    ("quicksort", Target::Vs(Runtime::Rayon, 1.0)),
+    ("quicksort", Target::Vs(Runtime::Chili, 1.0)),
+    ("tree-sum", Target::Vs(Runtime::Rayon, 1.0)),
     ("fib", Target::Speedup(1.8)),
     ("nqueens", Target::Speedup(1.8)),
     ("two-long-tasks", Target::Speedup(1.8)),
@@ -120,8 +130,14 @@ impl Lookup<'_> {
 
     /// rayon time / `c`'s time, same threads.
     fn vs_rayon(&self, w: usize, c: Config) -> Option<Bar> {
+        self.vs(w, Runtime::Rayon, c)
+    }
+
+    /// `peer`'s time / `c`'s time, same threads (the sequential peer: its one thread).
+    fn vs(&self, w: usize, peer: Runtime, c: Config) -> Option<Bar> {
+        let peer_threads = if peer == Runtime::Seq { 1 } else { c.threads };
         speed_bar(
-            self.get(w, Runtime::Rayon, c.threads)?,
+            self.get(w, peer, peer_threads)?,
             self.get(w, c.runtime, c.threads)?,
         )
     }
@@ -158,7 +174,8 @@ pub fn render(m: &Measured<'_>, runs: &Csv, dir: &Path) -> Result<Rendered, Benc
     text.push_str(&table);
     text.push_str(
         "x rayon = rayon median time / this median time, same threads (> 1 = faster than rayon; \
-         for spawn = ratio of tasks/s); spread % = (max - min) / median\n",
+         for spawn = ratio of tasks/s); x chili likewise; x seq = sequential time / this time; \
+         spread % = (max - min) / median; max/min = slowest / fastest run\n",
     );
     text.push_str(&speedup_table(&lk));
     let (idle_text, idle_runs, idle_summary, idle_chart) = idle_report(m)?;
@@ -201,7 +218,10 @@ fn main_table(lk: &Lookup<'_>) -> (String, Csv) {
             "min",
             "max",
             "spread %",
+            "max/min",
             "x rayon",
+            "x chili",
+            "x seq",
             "tasks/s",
         ],
         2,
@@ -219,7 +239,10 @@ fn main_table(lk: &Lookup<'_>) -> (String, Csv) {
         "q1_secs",
         "q3_secs",
         "spread_pct",
+        "max_over_min",
         "x_rayon",
+        "x_chili",
+        "x_seq",
         "tasks_per_sec",
         "speedup_1_to_2",
     ]);
@@ -227,6 +250,9 @@ fn main_table(lk: &Lookup<'_>) -> (String, Csv) {
         let info = &lk.m.infos[cell.workload];
         let c = cell.config;
         let x = f2(lk.vs_rayon(cell.workload, c).map(|b| b.value));
+        let xc = f2(lk.vs(cell.workload, Runtime::Chili, c).map(|b| b.value));
+        let xs = f2(lk.vs(cell.workload, Runtime::Seq, c).map(|b| b.value));
+        let max_min = f2((s.min > 0.0).then(|| s.max / s.min));
         let rate = info
             .tasks
             .map_or(String::new(), |n| si(n as f64 / s.median));
@@ -243,7 +269,10 @@ fn main_table(lk: &Lookup<'_>) -> (String, Csv) {
             ms(s.min),
             ms(s.max),
             format!("{:.1}", s.spread_pct()),
+            max_min.clone(),
             x.clone(),
+            xc.clone(),
+            xs.clone(),
             rate.clone(),
         ]);
         let mut row = vec![
@@ -256,7 +285,10 @@ fn main_table(lk: &Lookup<'_>) -> (String, Csv) {
         ];
         row.extend(s.csv_fields(6));
         row.extend([
+            max_min,
             x,
+            xc,
+            xs,
             info.tasks
                 .map_or(String::new(), |n| format!("{:.0}", n as f64 / s.median)),
             speedup,
@@ -299,25 +331,31 @@ fn speedup_table(lk: &Lookup<'_>) -> String {
 
 fn targets(lk: &Lookup<'_>) -> Vec<TargetCheck> {
     let mut out = Vec::new();
+    let magpie = Config::new(Runtime::Magpie, THREADS);
     for (family, target) in TARGETS {
         for (w, info) in lk.m.infos.iter().enumerate() {
             if info.family != family {
                 continue;
             }
             out.push(match target {
-                Target::VsRayon(t) => TargetCheck {
-                    name: format!(
-                        "{}, {THREADS} threads: rayon time / magpie time{}",
-                        info.label,
-                        if info.tasks.is_some() {
-                            " (= tasks/s ratio vs rayon scope)"
-                        } else {
-                            ""
-                        }
-                    ),
-                    measured: lk
-                        .vs_rayon(w, Config::new(Runtime::Magpie, THREADS))
-                        .map(|b| b.value),
+                Target::Vs(peer, t) => TargetCheck {
+                    name: match peer {
+                        Runtime::Seq => format!(
+                            "{}: sequential time / magpie {THREADS}-thread time",
+                            info.label
+                        ),
+                        _ => format!(
+                            "{}, {THREADS} threads: {} time / magpie time{}",
+                            info.label,
+                            peer.name(),
+                            if info.tasks.is_some() {
+                                " (= tasks/s ratio)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    },
+                    measured: lk.vs(w, peer, magpie).map(|b| b.value),
                     threshold: t,
                 },
                 Target::Speedup(t) => TargetCheck {
@@ -328,6 +366,19 @@ fn targets(lk: &Lookup<'_>) -> Vec<TargetCheck> {
                     measured: lk.speedup(w, Runtime::Magpie).map(|b| b.value),
                     threshold: t,
                 },
+                Target::Steady(t) => {
+                    let s = lk.get(w, Runtime::Magpie, THREADS);
+                    let ratio = s.filter(|s| s.max > 0.0).map(|s| s.min / s.max);
+                    TargetCheck {
+                        name: format!(
+                            "{}, {THREADS} threads: magpie fastest / slowest run (max/min {} <= {t})",
+                            info.label,
+                            f2(ratio.map(|r| 1.0 / r)),
+                        ),
+                        measured: ratio,
+                        threshold: 1.0 / t,
+                    }
+                }
             });
         }
     }
@@ -338,19 +389,22 @@ fn vs_rayon_chart(lk: &Lookup<'_>) -> BarChart {
     let ws: Vec<usize> = (0..lk.m.infos.len()).collect();
     BarChart {
         title: format!(
-            "magpie and tokio vs rayon, {THREADS} threads, median of {}",
+            "magpie, tokio, chili and sequential vs rayon, {THREADS} threads, median of {}",
             lk.m.reps
         ),
         y_label: "rayon time / time (> 1 = faster; bars = min..max)".into(),
         x_label: "workload".into(),
         categories: ws.iter().map(|&w| lk.m.infos[w].label.clone()).collect(),
-        series: Runtime::ALL
+        series: Runtime::CHARTED
             .iter()
             .map(|&rt| BarSeries {
                 name: rt.name().to_string(),
                 bars: ws
                     .iter()
-                    .map(|&w| lk.vs_rayon(w, Config::new(rt, THREADS)))
+                    .map(|&w| {
+                        let threads = if rt == Runtime::Seq { 1 } else { THREADS };
+                        speed_bar(lk.get(w, Runtime::Rayon, THREADS)?, lk.get(w, rt, threads)?)
+                    })
                     .collect(),
             })
             .collect(),
@@ -492,12 +546,14 @@ mod tests {
         };
         let t = targets(&lk);
         let names: Vec<&str> = t.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(t.len(), 4, "{names:?}");
+        // fib vs rayon, chili (absent), seq (absent), fib and both queens speedups.
+        assert_eq!(t.len(), 6, "{names:?}");
         assert_eq!(t[0].measured, Some(1.5));
         assert!(!t[0].passed());
-        assert_eq!(t[1].measured, Some(2.0));
-        assert!(t[1].passed());
-        assert_eq!(t[2].measured, Some(1.0));
-        assert_eq!(t[3].measured, None);
+        assert_eq!((t[1].measured, t[2].measured), (None, None));
+        assert_eq!(t[3].measured, Some(2.0));
+        assert!(t[3].passed());
+        assert_eq!(t[4].measured, Some(1.0));
+        assert_eq!(t[5].measured, None);
     }
 }

@@ -1,9 +1,12 @@
 //! The runtimes under test and the measured loop.
 //!
 //! Every fork-join workload is written once, generic over [`ForkJoin`] (`join` and
-//! `scope`/`spawn`), and monomorphised for magpie and rayon, so both run exactly the same
-//! code; tokio, which has no `join`, takes part in the spawn workloads only. The pools
-//! ([`Pools`]) are built once per configuration before anything is timed.
+//! `scope`/`spawn`), and monomorphised for magpie, rayon and [`Seq`] (plain sequential
+//! calls, the bound a 2-thread run must beat), so all run exactly the same code; tokio,
+//! which has no `join`, takes part in the spawn workloads only. chili (Spice-style
+//! heartbeat join) has only `join` on a `&mut chili::Scope`, so a workload writes its
+//! chili body separately ([`ForkJoinTask::run_chili`]). The pools ([`Pools`]) are built
+//! once per configuration before anything is timed.
 //!
 //! [`measure`] runs every cell (workload × runtime × threads) once untimed as a warm-up,
 //! then `reps` repetitions interleaved over all cells, each in a fresh order
@@ -28,11 +31,25 @@ pub enum Runtime {
     Rayon,
     /// tokio multi-thread runtime (spawn and idle workloads only).
     Tokio,
+    /// `chili::ThreadPool` (join workloads only): the calling thread plus `threads - 1`
+    /// workers, heartbeat every 100 µs.
+    Chili,
+    /// No pool: `join` calls both closures in turn on the calling thread (the bound).
+    Seq,
 }
 
 impl Runtime {
-    /// All three, in table order.
+    /// The runtimes with an idle-CPU measurement, in table order.
     pub const ALL: [Runtime; 3] = [Runtime::Magpie, Runtime::Rayon, Runtime::Tokio];
+
+    /// Every runtime, in chart order.
+    pub const CHARTED: [Runtime; 5] = [
+        Runtime::Magpie,
+        Runtime::Rayon,
+        Runtime::Tokio,
+        Runtime::Chili,
+        Runtime::Seq,
+    ];
 
     /// Lower-case name.
     pub fn name(self) -> &'static str {
@@ -40,6 +57,8 @@ impl Runtime {
             Runtime::Magpie => "magpie",
             Runtime::Rayon => "rayon",
             Runtime::Tokio => "tokio",
+            Runtime::Chili => "chili",
+            Runtime::Seq => "seq",
         }
     }
 }
@@ -75,6 +94,24 @@ pub const FORK_JOIN_SPEEDUP: [Config; 4] = [
     Config::new(Runtime::Magpie, THREADS),
     Config::new(Runtime::Rayon, 1),
     Config::new(Runtime::Rayon, THREADS),
+];
+
+/// magpie, rayon and chili at [`THREADS`] (quicksort).
+pub const JOIN_PEERS: [Config; 3] = [
+    Config::new(Runtime::Magpie, THREADS),
+    Config::new(Runtime::Rayon, THREADS),
+    Config::new(Runtime::Chili, THREADS),
+];
+
+/// magpie and rayon at 1 and [`THREADS`] threads, chili at [`THREADS`] and the
+/// sequential bound (fib).
+pub const JOIN_PEERS_SPEEDUP: [Config; 6] = [
+    Config::new(Runtime::Magpie, 1),
+    Config::new(Runtime::Magpie, THREADS),
+    Config::new(Runtime::Rayon, 1),
+    Config::new(Runtime::Rayon, THREADS),
+    Config::new(Runtime::Chili, THREADS),
+    Config::new(Runtime::Seq, 1),
 ];
 
 /// magpie, rayon and tokio at [`THREADS`].
@@ -184,6 +221,60 @@ macro_rules! fork_join_runtime {
 fork_join_runtime!(Magpie, magpie);
 fork_join_runtime!(Rayon, rayon);
 
+/// Sequential [`ForkJoin`]: `join` runs `a` then `b`; spawned tasks run in spawn order
+/// after the scope body (a queue, so a chain of spawns does not recurse).
+#[derive(Clone, Copy, Debug)]
+pub struct Seq;
+
+type SeqTask<'s> = Box<dyn FnOnce(&SeqScope<'s>) + 's>;
+
+/// The scope of [`Seq`]: a queue of tasks run when the body returns.
+pub struct SeqScope<'s> {
+    queue: std::cell::RefCell<std::collections::VecDeque<SeqTask<'s>>>,
+}
+
+impl ForkJoin for Seq {
+    type Scope<'s> = SeqScope<'s>;
+
+    #[inline]
+    fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        (a(), b())
+    }
+
+    fn scope<'s, OP, R>(op: OP) -> R
+    where
+        OP: FnOnce(&SeqScope<'s>) -> R + Send,
+        R: Send,
+    {
+        let s = SeqScope {
+            queue: Default::default(),
+        };
+        let r = op(&s);
+        loop {
+            let next = s.queue.borrow_mut().pop_front();
+            match next {
+                Some(task) => task(&s),
+                None => return r,
+            }
+        }
+    }
+}
+
+impl<'s> Spawner<'s> for SeqScope<'s> {
+    fn spawn_task<F>(&self, f: F)
+    where
+        F: FnOnce(&Self) + Send + 's,
+    {
+        self.queue.borrow_mut().push_back(Box::new(f));
+    }
+}
+
 /// Builds a magpie pool with `threads` workers.
 pub fn magpie_pool(threads: usize) -> Result<magpie::ThreadPool, BenchError> {
     magpie::ThreadPoolBuilder::new()
@@ -200,6 +291,16 @@ pub fn rayon_pool(threads: usize) -> Result<rayon::ThreadPool, BenchError> {
         .map_err(|e| BenchError::Worker(format!("cannot build rayon pool: {e}")))
 }
 
+/// Builds a chili pool: the calling thread plus `threads - 1` workers.
+pub fn chili_pool(threads: usize) -> Result<chili::ThreadPool, BenchError> {
+    let thread_count = std::num::NonZero::new(threads)
+        .ok_or_else(|| BenchError::Invalid("chili pool with 0 threads".into()))?;
+    Ok(chili::ThreadPool::with_config(chili::Config {
+        thread_count: Some(thread_count),
+        ..chili::Config::default()
+    }))
+}
+
 /// Builds a tokio multi-thread runtime with `threads` workers.
 pub fn tokio_runtime(threads: usize) -> Result<tokio::runtime::Runtime, BenchError> {
     tokio::runtime::Builder::new_multi_thread()
@@ -213,6 +314,7 @@ pub struct Pools {
     magpie: Vec<(usize, magpie::ThreadPool)>,
     rayon: Vec<(usize, rayon::ThreadPool)>,
     tokio: Vec<(usize, tokio::runtime::Runtime)>,
+    chili: Vec<(usize, chili::ThreadPool)>,
 }
 
 impl Pools {
@@ -223,6 +325,7 @@ impl Pools {
             magpie: Vec::new(),
             rayon: Vec::new(),
             tokio: Vec::new(),
+            chili: Vec::new(),
         };
         for &c in configs {
             let t = c.threads;
@@ -240,6 +343,9 @@ impl Pools {
                 Runtime::Tokio if !pools.tokio.iter().any(|p| p.0 == t) => {
                     pools.tokio.push((t, tokio_runtime(t)?));
                 }
+                Runtime::Chili if !pools.chili.iter().any(|p| p.0 == t) => {
+                    pools.chili.push((t, chili_pool(t)?));
+                }
                 _ => {}
             }
         }
@@ -254,6 +360,11 @@ impl Pools {
     /// The rayon pool with `threads` workers.
     pub fn rayon(&self, threads: usize) -> Result<&rayon::ThreadPool, BenchError> {
         lookup(&self.rayon, Runtime::Rayon, threads)
+    }
+
+    /// The chili pool with `threads` threads.
+    pub fn chili(&self, threads: usize) -> Result<&chili::ThreadPool, BenchError> {
+        lookup(&self.chili, Runtime::Chili, threads)
     }
 
     /// The tokio runtime with `threads` workers.
@@ -317,10 +428,20 @@ pub trait ForkJoinTask: Send {
 
     /// Runs the body with runtime `F`'s `join`/`scope`.
     fn run<F: ForkJoin>(self) -> Self::Out;
+
+    /// Runs the body with chili's `join` on `s`; `None` if it has no chili version.
+    fn run_chili(self, s: &mut chili::Scope<'_>) -> Option<Self::Out>
+    where
+        Self: Sized,
+    {
+        let _ = s;
+        None
+    }
 }
 
-/// Runs `task` inside the magpie or rayon pool of `c` and times exactly that call
-/// (`install` included, so a pool slow to wake pays for it). Tokio has no fork-join.
+/// Runs `task` inside the magpie, rayon or chili pool of `c` (or sequentially) and times
+/// exactly that call (`install`, or chili's `scope`, included, so a pool slow to wake
+/// pays for it). Tokio has no fork-join.
 pub fn run_in_pool<T: ForkJoinTask>(
     task: T,
     c: Config,
@@ -333,6 +454,14 @@ pub fn run_in_pool<T: ForkJoinTask>(
     match c.runtime {
         Runtime::Magpie => Ok(go(pools.magpie(c.threads)?, task)),
         Runtime::Rayon => Ok(go(pools.rayon(c.threads)?, task)),
+        Runtime::Seq => Ok(timed(|| task.run::<Seq>())),
+        Runtime::Chili => {
+            let pool = pools.chili(c.threads)?;
+            match timed(|| task.run_chili(&mut pool.scope())) {
+                (Some(out), secs) => Ok((out, secs)),
+                (None, _) => Err(unsupported(what, c.runtime)),
+            }
+        }
         Runtime::Tokio => Err(unsupported(what, c.runtime)),
     }
 }

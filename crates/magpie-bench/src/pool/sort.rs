@@ -15,7 +15,7 @@ use super::run::{
 use crate::BenchError;
 
 /// Slices of at most this many elements are sorted sequentially.
-pub const CUTOFF: usize = 8 * 1024;
+pub const CUTOFF: usize = 10_000;
 
 /// Seed of the input.
 pub const SEED: u64 = 0x6d61_6770_6965;
@@ -31,6 +31,20 @@ pub fn quicksort<F: ForkJoin>(v: &mut [u32], cutoff: usize) {
     F::join(
         || quicksort::<F>(lo, cutoff),
         || quicksort::<F>(&mut hi[1..], cutoff),
+    );
+}
+
+/// [`quicksort`] with chili's `join`.
+pub fn quicksort_chili(s: &mut chili::Scope<'_>, v: &mut [u32], cutoff: usize) {
+    if v.len() <= cutoff.max(16) {
+        v.sort_unstable();
+        return;
+    }
+    let p = partition(v);
+    let (lo, hi) = v.split_at_mut(p);
+    s.join(
+        |s| quicksort_chili(s, lo, cutoff),
+        |s| quicksort_chili(s, &mut hi[1..], cutoff),
     );
 }
 
@@ -79,6 +93,11 @@ impl ForkJoinTask for SortTask<'_> {
 
     fn run<F: ForkJoin>(self) {
         quicksort::<F>(self.v, self.cutoff);
+    }
+
+    fn run_chili(self, s: &mut chili::Scope<'_>) -> Option<()> {
+        quicksort_chili(s, self.v, self.cutoff);
+        Some(())
     }
 }
 
@@ -158,7 +177,7 @@ impl Workload for Sort {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Rayon, FORK_JOIN};
+    use crate::pool::run::{Rayon, JOIN_PEERS};
 
     #[test]
     fn partition_splits_around_the_pivot() {
@@ -186,8 +205,8 @@ mod tests {
 
     #[test]
     fn runs_and_verifies_on_both() {
-        let pools = Pools::build(&FORK_JOIN).unwrap();
-        let mut w = Sort::new(50_000, 1000, &FORK_JOIN);
+        let pools = Pools::build(&JOIN_PEERS).unwrap();
+        let mut w = Sort::new(50_000, 1000, &JOIN_PEERS);
         assert_eq!(w.label(), "qsort 50k");
         for c in w.configs() {
             assert_eq!(w.run(c, &pools).unwrap().answer, 50_000);
