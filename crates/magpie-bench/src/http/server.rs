@@ -45,7 +45,8 @@ where
 /// Runs the server of `kind` with `workers` workers on 127.0.0.1 (an OS-chosen port),
 /// prints `listening <addr>` on stdout and serves until the process is killed. The
 /// accept loop is a task on the runtime, so the server has exactly its `workers`
-/// threads (plus async-io's helper thread for magpie and smol).
+/// threads (plus async-io's helper thread for magpie and smol). magpie and smol share
+/// the I/O adapter (magpie-async's `HyperIo` over async-io), tokio uses hyper-util's.
 pub fn serve(kind: Kind, workers: usize) -> std::io::Result<()> {
     let rt = Rt::new(kind, workers).map_err(|e| std::io::Error::other(e.to_string()))?;
     let listener = TcpListener::bind(("127.0.0.1", 0))?;
@@ -85,6 +86,6 @@ pub fn serve(kind: Kind, workers: usize) -> std::io::Result<()> {
 async fn accept_futures_io(listener: async_io::Async<TcpListener>, sp: Spawner) {
     while let Ok((stream, _)) = listener.accept().await {
         let _ = stream.get_ref().set_nodelay(true);
-        sp.spawn(connection(smol_hyper::rt::FuturesIo::new(stream)));
+        sp.spawn(connection(magpie_async::hyper_rt::HyperIo::new(stream)));
     }
 }
