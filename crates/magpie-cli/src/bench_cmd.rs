@@ -110,7 +110,7 @@ enum BenchCommand {
     /// spawn many (from a task, from outside), yield many, ping-pong, chained spawn; 2
     /// workers each, runtimes interleaved. Target: magpie >= 1x tokio on each.
     Async(AsyncBenchArgs),
-    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, clique, iter), each into OUT/<name>/
+    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, clique, iter, async, http), each into OUT/<name>/
     All(AllArgs),
 }
 
