@@ -3,10 +3,11 @@
 //! where a woken task goes ([`Shared::schedule`]) and how a task is born
 //! ([`Shared::spawn`]).
 //!
-//! A task woken on a worker that is running goes to that worker's local queue (no
-//! shared write at all in the common case); any other wake — another thread, the
-//! reactor, a worker that is parked in the reactor — goes to the injector and wakes a
-//! parked worker (the producer side of [`crate::park`]).
+//! A task woken on a worker thread goes to that worker's local queue (no shared write at
+//! all in the common case) — also when the worker is parked and its thread is handing
+//! out reactor events inside `block_on`: then the push wakes that worker itself. Any
+//! other wake (another thread, async-io's helper thread) goes to the injector and wakes
+//! a parked worker (the producer side of [`crate::park`]).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;

@@ -33,14 +33,15 @@ pub(crate) const FAIRNESS_INTERVAL: u32 = 31;
 const INJECTOR_BATCH: usize = 32;
 
 /// A worker's own state, reachable from its thread through [`crate::context`].
-#[derive(Debug)]
 pub(crate) struct Local {
     shared: *const Shared,
     index: usize,
     queue: RunQueue,
-    /// True while the loop is parked in `block_on`: wakes then go to the injector, since
-    /// this worker would not look at its local queue before being woken.
-    parked: std::cell::Cell<bool>,
+    /// While the loop is parked in `block_on`: its waker. Wakes on this thread then come
+    /// from `block_on` processing reactor events (or timers) on the loop's behalf; they
+    /// still go to the local queue, and the first one wakes the loop, so the thread that
+    /// saw the events runs their tasks instead of handing them to another worker.
+    parked: std::cell::Cell<Option<std::task::Waker>>,
 }
 
 impl Local {
@@ -49,7 +50,7 @@ impl Local {
             shared: Arc::as_ptr(shared),
             index,
             queue,
-            parked: std::cell::Cell::new(false),
+            parked: std::cell::Cell::new(None),
         }
     }
 
@@ -57,17 +58,26 @@ impl Local {
         self.index
     }
 
-    /// Whether this worker belongs to `shared`'s runtime and is awake (so a task pushed
-    /// to its local queue is bound to be seen).
+    /// Whether this worker belongs to `shared`'s runtime.
     #[inline]
     pub(crate) fn runs_for(&self, shared: &Arc<Shared>) -> bool {
-        std::ptr::eq(self.shared, Arc::as_ptr(shared)) && !self.parked.get()
+        std::ptr::eq(self.shared, Arc::as_ptr(shared))
     }
 
     /// A wake-up on this worker: into the local queue. Spills to the injector when full.
+    ///
+    /// Liveness: either the loop is running (it never parks with a non-empty local
+    /// queue), or it is parked and the first such push wakes it through its `block_on`
+    /// waker (the token is sticky, so `block_on` re-polls even if it is mid-`react`).
     #[inline]
     pub(crate) fn push(&self, runnable: Runnable, shared: &Shared) {
-        if self.queue.push(runnable, &shared.injector) {
+        let spilled = self.queue.push(runnable, &shared.injector);
+        if let Some(waker) = self.parked.take() {
+            // Off the idle list first, so a parallelism wake below picks another worker.
+            shared.idle.unregister(self.index);
+            waker.wake();
+        }
+        if spilled {
             shared.idle.notify_one();
         } else if shared.idle.wants_parallelism() && shared.stealers[self.index].stealable_len() > 0
         {
@@ -87,6 +97,15 @@ impl Local {
         while let Some(runnable) = self.queue.pop() {
             drop(runnable);
         }
+    }
+}
+
+impl std::fmt::Debug for Local {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Local")
+            .field("index", &self.index)
+            .field("queue", &self.queue)
+            .finish_non_exhaustive()
     }
 }
 
@@ -233,7 +252,7 @@ impl Future for WorkerLoop<'_> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let this = &mut *self;
-        this.local.parked.set(false);
+        this.local.parked.set(None);
         if this.registered {
             this.registered = false;
             this.searching = true;
@@ -265,7 +284,7 @@ impl Future for WorkerLoop<'_> {
             }
             this.stop_searching();
             this.registered = true;
-            this.local.parked.set(true);
+            this.local.parked.set(Some(cx.waker().clone()));
             return Poll::Pending;
         }
     }

@@ -4,15 +4,18 @@
 //! or a sequential bound on the same workload, with repetitions and spread. This crate
 //! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`progress`],
 //! [`affinity`]) and the experiments themselves ([`queue`], [`twolock`], [`pool`],
-//! [`poolexp`], [`search`], [`clique`], [`iter`], and [`dist`] and [`nodepolicy`], which run the MPI build
+//! [`poolexp`], [`search`], [`clique`], [`iter`], [`asyncrt`] (scheduler microbenchmarks
+//! of the async runtime) and [`http`] (hyper under wrk on three runtimes), and [`dist`] and [`nodepolicy`], which run the MPI build
 //! under `mpirun`),
 //! listed in a [`registry`] so the command line
 //! can run one benchmark by name or all of them.
 
 pub mod affinity;
+pub mod asyncrt;
 pub mod clique;
 pub mod csv;
 pub mod dist;
+pub mod http;
 pub mod iter;
 pub mod mpirun;
 pub mod nodepolicy;

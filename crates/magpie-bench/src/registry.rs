@@ -45,6 +45,14 @@ fn run_search(opts: &RunOptions) -> Result<Outcome, BenchError> {
     crate::search::run(opts)
 }
 
+fn run_async(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::asyncrt::run(opts)
+}
+
+fn run_http(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    crate::http::run(opts)
+}
+
 /// Every registered benchmark, in the order `bench all` runs them.
 pub fn benchmarks() -> &'static [Benchmark] {
     &[
@@ -82,6 +90,16 @@ pub fn benchmarks() -> &'static [Benchmark] {
             name: "iter",
             about: "parallel iterators vs rayon and sequential: sum, map+collect, filter+count, sort, skewed, nested",
             run: run_iter,
+        },
+        Benchmark {
+            name: "async",
+            about: "async scheduler microbenchmarks (spawn many, yield many, ping-pong, chained spawn): magpie-async vs tokio vs smol",
+            run: run_async,
+        },
+        Benchmark {
+            name: "http",
+            about: "hyper hello server under wrk at 100/500/1000 connections on magpie-async, tokio and smol (BWoS §6.3.2); needs wrk",
+            run: run_http,
         },
     ]
 }

@@ -96,7 +96,21 @@ enum BenchCommand {
     /// eq. 4.1 speedup % of performance over depthpool, eq. 4.2 max-difference %.
     /// Data from MAGPIE_DATA (default ../shared/data). Not part of `bench all`.
     Nodepolicy(DistBenchArgs),
-    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, clique, iter), each into OUT/<name>/
+    /// hyper under wrk on magpie-async, tokio and smol, 2 workers each (BWoS §6.3.2)
+    ///
+    /// The same hyper 1.x hello server in a child process per measurement, on each
+    /// runtime; wrk -t1 --latency at 100, 500 and 1,000 connections, 10 s per point
+    /// (--quick: 2 s, 2 repetitions; default 5). Median and min..max of requests/s, p50
+    /// and p99 latency, server CPU seconds per 10k requests. Targets at 1,000
+    /// connections: >= 1.10x tokio's requests/s, p99 and CPU/request no worse. Needs
+    /// wrk (apt-get install wrk); without it prints SKIPPED.
+    Http(HttpBenchArgs),
+    /// Async scheduler microbenchmarks (tokio's style) on magpie-async, tokio and smol
+    ///
+    /// spawn many (from a task, from outside), yield many, ping-pong, chained spawn; 2
+    /// workers each, runtimes interleaved. Target: magpie >= 1x tokio on each.
+    Async(AsyncBenchArgs),
+    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, clique, iter, async, http), each into OUT/<name>/
     All(AllArgs),
 }
 
@@ -182,6 +196,24 @@ struct IterBenchArgs {
 }
 
 #[derive(Args, Debug)]
+struct HttpBenchArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/http")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct AsyncBenchArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Directory for CSV, SVG and report.txt (created if missing)
+    #[arg(long, value_name = "DIR", default_value = "bench-results/async")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
 struct CliqueBenchArgs {
     #[command(flatten)]
     common: CommonArgs,
@@ -247,6 +279,24 @@ fn print_outcome(name: &str, outcome: &Outcome) {
     );
 }
 
+/// Flags of the hidden `bench-http-server` subcommand.
+#[derive(Args, Debug)]
+pub struct HttpServerArgs {
+    /// magpie, tokio or smol
+    #[arg(long)]
+    runtime: String,
+    /// Worker threads
+    #[arg(long, default_value_t = 2)]
+    workers: usize,
+}
+
+/// Serves hello/echo on the chosen runtime until killed (see `magpie bench http`).
+pub fn http_server(args: &HttpServerArgs) -> Result<(), String> {
+    let kind = magpie_bench::asyncrt::runtimes::Kind::from_name(&args.runtime)
+        .ok_or_else(|| format!("unknown runtime {:?} (magpie, tokio, smol)", args.runtime))?;
+    magpie_bench::http::server::serve(kind, args.workers).map_err(|e| e.to_string())
+}
+
 pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
     match &args.which {
         BenchCommand::Queue(q) => {
@@ -279,6 +329,14 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         BenchCommand::Clique(a) => {
             let outcome = magpie_bench::clique::run(&a.common.options(a.out.clone()))?;
             print_outcome("clique", &outcome);
+        }
+        BenchCommand::Http(a) => {
+            let outcome = magpie_bench::http::run(&a.common.options(a.out.clone()))?;
+            print_outcome("http", &outcome);
+        }
+        BenchCommand::Async(a) => {
+            let outcome = magpie_bench::asyncrt::run(&a.common.options(a.out.clone()))?;
+            print_outcome("async", &outcome);
         }
         BenchCommand::Iter(a) => {
             let outcome = magpie_bench::iter::run(&a.common.options(a.out.clone()))?;

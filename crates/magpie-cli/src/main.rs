@@ -43,6 +43,9 @@ enum Command {
     Search(search::SearchArgs),
     /// Run benchmarks: print tables with PASS/MISS target checks, write CSV + SVG
     Bench(bench_cmd::BenchArgs),
+    /// The server `magpie bench http` starts in a child process (internal)
+    #[command(hide = true)]
+    BenchHttpServer(bench_cmd::HttpServerArgs),
 }
 
 /// Restores the default SIGPIPE action so `magpie ... | head` ends quietly instead of
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
             other => other.map_err(|e| e.to_string()),
         },
         Command::Bench(b) => bench_cmd::bench(b).map_err(|e| e.to_string()),
+        Command::BenchHttpServer(a) => bench_cmd::http_server(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,296 @@
+//! `magpie bench http`: the BWoS paper's §6.3.2 experiment on this machine — the same
+//! hyper server on magpie-async, tokio's multi-threaded runtime and smol's
+//! async-executor, 2 workers each, loaded by `wrk` at 100, 500 and 1,000 connections.
+//!
+//! Each measurement starts a fresh server child process (`magpie bench-http-server
+//! --runtime R`), runs `wrk -t1 --latency` against it (10 s, or 2 s with `--quick`),
+//! reads the server's CPU time from /proc before and after, and kills it. Cells
+//! (runtime x connections) run in a fresh shuffled order each repetition. Per cell:
+//! median and min..max of requests/s, median p50/p99 latency, median server CPU
+//! seconds per 10k requests. The machine has 2 cores: the server's 2 workers and wrk's
+//! one thread share them, unpinned (the kernel balances them), which the report says.
+
+pub mod server;
+pub mod wrk;
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+use serde::Serialize;
+
+use crate::asyncrt::runtimes::{Kind, KINDS};
+use crate::stats::Summary;
+use crate::svg::{Bar, BarChart, BarSeries};
+use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+
+/// Worker threads of every server.
+pub const WORKERS: usize = 2;
+/// wrk connection counts.
+pub const CONNECTIONS: [usize; 3] = [100, 500, 1000];
+
+/// The `magpie` executable that has the hidden `bench-http-server` subcommand: `MAGPIE_BIN`
+/// if set, else the running executable.
+fn server_exe() -> Result<PathBuf, BenchError> {
+    match std::env::var_os("MAGPIE_BIN") {
+        Some(p) => Ok(PathBuf::from(p)),
+        None => std::env::current_exe()
+            .map_err(|e| BenchError::Invalid(format!("cannot find the magpie executable: {e}"))),
+    }
+}
+
+/// A server child process; killed on drop.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(exe: &PathBuf, kind: Kind) -> Result<Server, BenchError> {
+        let mut child = Command::new(exe)
+            .args(["bench-http-server", "--runtime", kind.name()])
+            .args(["--workers", &WORKERS.to_string()])
+            .stdout(Stdio::piped())
+            .stdin(Stdio::null())
+            .spawn()
+            .map_err(|e| BenchError::Worker(format!("cannot start {}: {e}", exe.display())))?;
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .map_err(|e| BenchError::Worker(format!("server did not start: {e}")))?;
+        let addr = line.trim().strip_prefix("listening ").map(str::to_string);
+        let Some(addr) = addr else {
+            let _ = child.kill();
+            return Err(BenchError::Worker(format!(
+                "server printed {line:?} instead of its address"
+            )));
+        };
+        Ok(Server {
+            child,
+            url: format!("http://{addr}/"),
+        })
+    }
+
+    fn cpu(&self) -> Result<f64, BenchError> {
+        wrk::cpu_seconds(self.child.id())
+            .ok_or_else(|| BenchError::Worker("cannot read the server's CPU time".into()))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Serialize, Clone)]
+struct RunRow {
+    runtime: &'static str,
+    connections: usize,
+    rep: usize,
+    seconds: u64,
+    requests: u64,
+    rps: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    cpu_s_per_10k: f64,
+    errors: u64,
+}
+
+#[derive(Serialize)]
+struct SummaryRow {
+    runtime: &'static str,
+    connections: usize,
+    median_rps: f64,
+    min_rps: f64,
+    max_rps: f64,
+    spread_pct: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    cpu_s_per_10k: f64,
+    errors: u64,
+    x_tokio_rps: f64,
+}
+
+/// Runs the benchmark; without `wrk` it prints a loud SKIPPED line and returns no files.
+pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
+    if !wrk::available() {
+        println!("!!!!!!!! SKIPPED: bench http needs wrk (apt-get install wrk) !!!!!!!!");
+        return Ok(Outcome::default());
+    }
+    let out = &options.out_dir;
+    output::prepare_dir(out)?;
+    wrk::raise_fd_limit();
+    let exe = server_exe()?;
+    let secs = if options.quick { 2 } else { 10 };
+    let reps = options.reps.unwrap_or(if options.quick { 2 } else { 5 });
+    let cells = CONNECTIONS.len() * KINDS.len();
+    let cell = |i: usize| (CONNECTIONS[i / KINDS.len()], KINDS[i % KINDS.len()]);
+    let mut runs: Vec<Vec<RunRow>> = vec![Vec::new(); cells];
+    crate::order::interleave("bench http", cells, reps, |rep, i| {
+        let (connections, kind) = cell(i);
+        let server = Server::start(&exe, kind)?;
+        let cpu_before = server.cpu()?;
+        let r = wrk::run(&server.url, connections, secs)?;
+        let cpu = server.cpu()? - cpu_before;
+        drop(server);
+        runs[i].push(RunRow {
+            runtime: kind.name(),
+            connections,
+            rep,
+            seconds: secs,
+            requests: r.requests,
+            rps: r.rps,
+            p50_ms: r.p50_ms,
+            p99_ms: r.p99_ms,
+            cpu_s_per_10k: cpu / r.requests.max(1) as f64 * 1e4,
+            errors: r.errors,
+        });
+        Ok(())
+    })?;
+    let median_of = |i: usize, f: fn(&RunRow) -> f64| {
+        crate::stats::median(&runs[i].iter().map(f).collect::<Vec<_>>()).unwrap_or(f64::NAN)
+    };
+    let rps: Vec<Vec<f64>> = runs
+        .iter()
+        .map(|r| r.iter().map(|x| x.rps).collect())
+        .collect();
+    let summaries = Summary::of_each(&rps)?;
+    let index = |c: usize, k: usize| c * KINDS.len() + k;
+    let tokio = KINDS.iter().position(|&k| k == Kind::Tokio).expect("tokio");
+    let mut rows = Vec::new();
+    for (c, &connections) in CONNECTIONS.iter().enumerate() {
+        for (k, &kind) in KINDS.iter().enumerate() {
+            let (i, s) = (index(c, k), summaries[index(c, k)]);
+            rows.push(SummaryRow {
+                runtime: kind.name(),
+                connections,
+                median_rps: s.median,
+                min_rps: s.min,
+                max_rps: s.max,
+                spread_pct: s.spread_pct(),
+                p50_ms: median_of(i, |r| r.p50_ms),
+                p99_ms: median_of(i, |r| r.p99_ms),
+                cpu_s_per_10k: median_of(i, |r| r.cpu_s_per_10k),
+                errors: runs[i].iter().map(|r| r.errors).sum(),
+                x_tokio_rps: s.median / summaries[index(c, tokio)].median,
+            });
+        }
+    }
+    let last = CONNECTIONS.len() - 1;
+    let (m, t) = (&rows[index(last, 0)], &rows[index(last, tokio)]);
+    let targets = vec![
+        TargetCheck {
+            name: "1000 conns: magpie req/s / tokio req/s".into(),
+            measured: Some(m.median_rps / t.median_rps),
+            threshold: 1.10,
+        },
+        TargetCheck {
+            name: "1000 conns: tokio p99 / magpie p99 (no worse)".into(),
+            measured: Some(t.p99_ms / m.p99_ms),
+            threshold: 1.0,
+        },
+        TargetCheck {
+            name: "1000 conns: tokio CPU/request / magpie CPU/request".into(),
+            measured: Some(t.cpu_s_per_10k / m.cpu_s_per_10k),
+            threshold: 1.0,
+        },
+    ];
+    let all_runs: Vec<RunRow> = runs.into_iter().flatten().collect();
+    let mut outcome = Outcome {
+        files: vec![
+            mpirun::write_csv(out, "http_runs.csv", &all_runs)?,
+            mpirun::write_csv(out, "http_summary.csv", &rows)?,
+        ],
+        targets,
+    };
+    outcome.files.push(output::write_file(
+        out,
+        "http_rps.svg",
+        &chart(&summaries, reps, secs).render(),
+    )?);
+    let report = report(&rows, &outcome.targets, reps, secs, options.quick);
+    print!("{report}");
+    outcome
+        .files
+        .push(output::write_file(out, "http_report.txt", &report)?);
+    Ok(outcome)
+}
+
+fn chart(summaries: &[Summary], reps: usize, secs: u64) -> BarChart {
+    BarChart {
+        title: format!("hyper hello, {WORKERS} workers, wrk {secs} s, median of {reps}"),
+        y_label: "requests/s (bars = min..max)".into(),
+        x_label: "wrk connections".into(),
+        categories: CONNECTIONS.iter().map(|c| c.to_string()).collect(),
+        series: KINDS
+            .iter()
+            .enumerate()
+            .map(|(k, kind)| BarSeries {
+                name: kind.name().into(),
+                bars: (0..CONNECTIONS.len())
+                    .map(|c| Some(Bar::from(summaries[c * KINDS.len() + k])))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn report(
+    rows: &[SummaryRow],
+    targets: &[TargetCheck],
+    reps: usize,
+    secs: u64,
+    quick: bool,
+) -> String {
+    let mut text = format!(
+        "hyper HTTP/1 hello server, {WORKERS} workers per runtime, wrk -t1 {secs} s per point, \
+         {reps} interleaved repetitions{}\n\
+         cores: 2, shared unpinned by the server's {WORKERS} workers (+ async-io's helper thread \
+         for magpie and smol) and wrk's 1 thread; loopback only\n\
+         {:<8} {:>6} {:>11} {:>11} {:>11} {:>8} {:>8} {:>8} {:>10} {:>7} {:>8}\n",
+        if quick { " (QUICK: not evidence)" } else { "" },
+        "runtime",
+        "conns",
+        "median r/s",
+        "min",
+        "max",
+        "spread%",
+        "p50 ms",
+        "p99 ms",
+        "CPUs/10k",
+        "errors",
+        "x tokio"
+    );
+    for r in rows {
+        let _ = writeln!(
+            text,
+            "{:<8} {:>6} {:>11.0} {:>11.0} {:>11.0} {:>8.1} {:>8.3} {:>8.3} {:>10.4} {:>7} {:>8.3}",
+            r.runtime,
+            r.connections,
+            r.median_rps,
+            r.min_rps,
+            r.max_rps,
+            r.spread_pct,
+            r.p50_ms,
+            r.p99_ms,
+            r.cpu_s_per_10k,
+            r.errors,
+            r.x_tokio_rps
+        );
+    }
+    for t in targets {
+        let _ = writeln!(
+            text,
+            "{:<56} {:>6.3}x >= {:.2}x {}",
+            t.name,
+            t.measured.unwrap_or(f64::NAN),
+            t.threshold,
+            if t.passed() { "PASS" } else { "MISS" }
+        );
+    }
+    text
+}
