@@ -273,7 +273,7 @@ impl<T> Worker<T> {
     /// Removes the oldest block's worth of items, oldest first, for spilling elsewhere
     /// (e.g. a pool's injector) when [`push`](Self::push) reports the queue full.
     pub fn pop_block(&self) -> Option<Vec<T>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.entries as usize);
         loop {
             match self
                 .shared

@@ -9,10 +9,11 @@
 //!
 //! Cheaper still, as in Spice/chili: when the worker already holds at least
 //! [`INLINE_DEPTH`] private jobs (LIFO pools), `join` calls both closures in turn
-//! without touching the queue, unless a worker is idle, in which case one join in 16
-//! still pushes and so shares the private block (`WorkerThread::may_inline_join`). The
-//! pending jobs are older, so (in divide and conquer) bigger, than the ones not pushed,
-//! and thieves take the oldest first.
+//! without touching the queue, unless a worker is idle: then every join pushes, and so
+//! shares the private block (`WorkerThread::may_inline_join`). The pending jobs are
+//! older, so (in divide and conquer) bigger, than the ones not pushed, and thieves take
+//! the oldest first; a join run inline is never stealable, so inlining stops as soon as
+//! anyone looks for work.
 
 use std::panic::{self, AssertUnwindSafe};
 

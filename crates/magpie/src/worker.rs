@@ -24,10 +24,6 @@ const SPIN_ROUNDS: u32 = 8;
 /// 10–100 µs: long enough to catch the next stealable job of a running computation,
 /// short enough that an idle pool sleeps at once.
 const SEARCH_ROUNDS: u32 = 40;
-/// While a worker is idle, one `join` in this many pushes even when it could run
-/// inline (see `may_inline_join`): idle workers get the private jobs by the share that
-/// push makes, other joins stay cheap even if the idle worker never comes to steal.
-const INLINE_IDLE_PERIOD: u32 = 16;
 /// Largest batch a worker takes from the injector at once.
 const INJECTOR_BATCH: usize = 32;
 /// Scope counts a worker takes ahead for spawns, and finished scope jobs it reports at
@@ -59,8 +55,6 @@ pub(crate) struct WorkerThread {
     /// The last lone job seen at a victim: (victim, its tasks-run counter then); see
     /// `lone_job_waits`.
     lone_seen: Cell<(usize, u64)>,
-    /// Joins that found a worker idle (see `may_inline_join`).
-    inline_tick: Cell<u32>,
     /// `!Send` / `!Sync`: a worker is used only by its own thread.
     _not_send: PhantomData<*const ()>,
 }
@@ -94,7 +88,6 @@ impl WorkerThread {
             scope_done: Cell::new((ptr::null(), 0)),
             outbox: Outbox::new(),
             lone_seen: Cell::new((usize::MAX, 0)),
-            inline_tick: Cell::new(0),
             _not_send: PhantomData,
         }
     }
@@ -180,21 +173,11 @@ impl WorkerThread {
         }
     }
 
-    /// Whether `join` may run both halves inline (LIFO only, see `join.rs`): this
-    /// worker holds at least `INLINE_DEPTH` private jobs, and either no worker is idle
-    /// or this is not one of the [`INLINE_IDLE_PERIOD`]-th joins that push (and so
-    /// share the private block with the idle workers).
+    /// Whether `join` may run both halves inline (see `join.rs`): this worker holds
+    /// at least `INLINE_DEPTH` private jobs and no worker is idle.
     #[inline]
     pub(crate) fn may_inline_join(&self) -> bool {
-        if self.local.private_len() < crate::join::INLINE_DEPTH {
-            return false;
-        }
-        if !self.registry.sleep.anyone_idle() {
-            return true;
-        }
-        let tick = self.inline_tick.get().wrapping_add(1);
-        self.inline_tick.set(tick);
-        tick % INLINE_IDLE_PERIOD != 0
+        self.local.private_len() >= crate::join::INLINE_DEPTH && !self.registry.sleep.anyone_idle()
     }
 
     #[cold]
