@@ -62,7 +62,8 @@ pub(crate) trait SearchType<S: SearchSpace>: Sync {
 }
 
 /// How many nodes a depth-bounded task explores between two offers of its queued
-/// jobs to idle workers (one thread-local lookup and one load each).
+/// jobs to idle workers (one thread-local lookup and one load each) and two looks for
+/// other ranks' requests for work (a dynamic call).
 const SHARE_CHECK_INTERVAL: u64 = 64;
 
 /// Levels of recursion between two checks of the stack's room (see [`deeper`]).
@@ -240,12 +241,14 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         local.count_node(self.progress);
         if local.nodes % SHARE_CHECK_INTERVAL == 0 {
             // Tasks this worker spawned before it went deep may still be private
-            // to its queue; a worker that went idle since should get them.
+            // to its queue; a worker that went idle since should get them. Another
+            // rank asking for work is served on the same beat (a dynamic call per
+            // node would cost the sequential skeleton its overhead budget).
             magpie::share_queued_jobs();
-        }
-        if let Some(remote) = self.remote {
-            if remote.wants_work() {
-                self.serve_remote_from_pool(remote);
+            if let Some(remote) = self.remote {
+                if remote.wants_work() {
+                    self.serve_remote_from_pool(remote);
+                }
             }
         }
         if !self.kind.visit(self.space, node, depth, &mut local.data) {
