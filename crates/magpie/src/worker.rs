@@ -41,6 +41,8 @@ pub(crate) struct WorkerThread {
     thief: UnsafeCell<Option<Box<dyn Thief>>>,
     rng: UnsafeCell<Rng>,
     batch: UnsafeCell<Vec<JobRef>>,
+    /// Reused by `spill` (a full queue spills a block per `entries` pushes).
+    spill_buf: UnsafeCell<Vec<JobRef>>,
     wants_latency: bool,
     /// Whether there are other workers to share with.
     can_share: bool,
@@ -81,6 +83,7 @@ impl WorkerThread {
             thief: UnsafeCell::new(thief),
             rng: UnsafeCell::new(Rng::new(0x6d61_6770_6965 ^ index as u64)),
             batch: UnsafeCell::new(Vec::with_capacity(INJECTOR_BATCH)),
+            spill_buf: UnsafeCell::new(Vec::new()),
             wants_latency,
             can_share: n >= 2,
             counters,
@@ -182,9 +185,12 @@ impl WorkerThread {
 
     #[cold]
     fn spill(&self, job: JobRef) {
-        if let Some(block) = self.local.pop_block() {
+        // SAFETY: only this thread touches its spill buffer, and `spill` does not
+        // re-enter itself (injecting runs no job).
+        let buf = unsafe { &mut *self.spill_buf.get() };
+        if self.local.pop_block_into(buf) {
             bump(&self.counters().spills, 1);
-            self.registry.inject_batch(block);
+            self.registry.inject_batch(buf.drain(..));
         }
         if let Err(job) = self.local.push(job) {
             self.registry.inject(job);
