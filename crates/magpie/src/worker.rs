@@ -358,7 +358,8 @@ impl WorkerThread {
             };
             debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
             if self.lone_job_waits(victim) {
-                thief.record(victim, StealOutcome::Empty, Duration::ZERO);
+                // No attempt was made: nothing to record (a zero latency or an Empty
+                // would skew latency- and outcome-driven policies).
                 continue;
             }
             let start = self.wants_latency.then(Instant::now);
@@ -390,7 +391,8 @@ impl WorkerThread {
     /// ping-pong that made the chain benchmark bimodal (issue 21). So a lone job is
     /// taken only when the victim's tasks-run counter has not moved since the previous
     /// look at this victim's lone job: the victim is stuck in one long task (or
-    /// descheduled) and the job would otherwise wait for all of it (BWoS §8).
+    /// descheduled) and the job would otherwise wait for all of it (BWoS §8). A skipped
+    /// look is not reported to the victim policy.
     fn lone_job_waits(&self, victim: usize) -> bool {
         let t = &self.registry.threads[victim];
         if t.stealer.stealable_len() != 1 {
