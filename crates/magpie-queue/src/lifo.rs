@@ -274,19 +274,25 @@ impl<T> Worker<T> {
     /// (e.g. a pool's injector) when [`push`](Self::push) reports the queue full.
     pub fn pop_block(&self) -> Option<Vec<T>> {
         let mut out = Vec::with_capacity(self.entries as usize);
+        self.pop_block_into(&mut out).then_some(out)
+    }
+
+    /// [`pop_block`](Self::pop_block) into `out` (appended), so a caller that spills
+    /// often reuses one buffer; returns whether anything was taken.
+    pub fn pop_block_into(&self, out: &mut Vec<T>) -> bool {
         loop {
             match self
                 .shared
                 .steal::<Rules>(self.entries, |item| out.push(item))
             {
-                Steal::Success(_) => return Some(out),
+                Steal::Success(_) => return true,
                 Steal::Retry => continue,
                 Steal::Empty => break,
             }
         }
         let (front, back) = (self.front.get(), self.back.get());
         if front == back {
-            return None;
+            return false;
         }
         out.reserve((back - front) as usize);
         for i in front..back {
@@ -294,7 +300,7 @@ impl<T> Worker<T> {
             out.push(unsafe { Block::read(self.slots.get(), i) });
         }
         self.back.set(front);
-        Some(out)
+        true
     }
 
     /// Items in the owner's private top block, which thieves cannot reach until the

@@ -92,6 +92,21 @@ impl LocalQueue {
         }
     }
 
+    /// [`pop_block`](Self::pop_block) into a reused buffer (appended); whether anything
+    /// was taken.
+    pub(crate) fn pop_block_into(&self, out: &mut Vec<JobRef>) -> bool {
+        match self {
+            LocalQueue::Lifo(w) => w.pop_block_into(out),
+            LocalQueue::Fifo(w) => match w.pop_block() {
+                Some(v) => {
+                    out.extend(v);
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
     /// LIFO: grant the private top block to thieves (see `lifo::Worker::share`).
     /// FIFO has no private block to grant; the caller spills instead.
     pub(crate) fn share(&self) -> bool {

@@ -116,7 +116,7 @@ impl Registry {
     }
 
     /// Hands a spilled block to the injector, where every worker can take it.
-    pub(crate) fn inject_batch(&self, jobs: Vec<JobRef>) {
+    pub(crate) fn inject_batch(&self, jobs: impl IntoIterator<Item = JobRef>) {
         if self.injector.push_batch(jobs).is_err() {
             unreachable!("the injector is never closed");
         }

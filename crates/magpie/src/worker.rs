@@ -41,6 +41,8 @@ pub(crate) struct WorkerThread {
     thief: UnsafeCell<Option<Box<dyn Thief>>>,
     rng: UnsafeCell<Rng>,
     batch: UnsafeCell<Vec<JobRef>>,
+    /// Reused by `spill` (a full queue spills a block per `entries` pushes).
+    spill_buf: UnsafeCell<Vec<JobRef>>,
     wants_latency: bool,
     /// Whether there are other workers to share with.
     can_share: bool,
@@ -81,6 +83,7 @@ impl WorkerThread {
             thief: UnsafeCell::new(thief),
             rng: UnsafeCell::new(Rng::new(0x6d61_6770_6965 ^ index as u64)),
             batch: UnsafeCell::new(Vec::with_capacity(INJECTOR_BATCH)),
+            spill_buf: UnsafeCell::new(Vec::new()),
             wants_latency,
             can_share: n >= 2,
             counters,
@@ -182,9 +185,12 @@ impl WorkerThread {
 
     #[cold]
     fn spill(&self, job: JobRef) {
-        if let Some(block) = self.local.pop_block() {
+        // SAFETY: only this thread touches its spill buffer, and `spill` does not
+        // re-enter itself (injecting runs no job).
+        let buf = unsafe { &mut *self.spill_buf.get() };
+        if self.local.pop_block_into(buf) {
             bump(&self.counters().spills, 1);
-            self.registry.inject_batch(block);
+            self.registry.inject_batch(buf.drain(..));
         }
         if let Err(job) = self.local.push(job) {
             self.registry.inject(job);
@@ -352,7 +358,8 @@ impl WorkerThread {
             };
             debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
             if self.lone_job_waits(victim) {
-                thief.record(victim, StealOutcome::Empty, Duration::ZERO);
+                // No attempt was made: nothing to record (a zero latency or an Empty
+                // would skew latency- and outcome-driven policies).
                 continue;
             }
             let start = self.wants_latency.then(Instant::now);
@@ -384,7 +391,8 @@ impl WorkerThread {
     /// ping-pong that made the chain benchmark bimodal (issue 21). So a lone job is
     /// taken only when the victim's tasks-run counter has not moved since the previous
     /// look at this victim's lone job: the victim is stuck in one long task (or
-    /// descheduled) and the job would otherwise wait for all of it (BWoS §8).
+    /// descheduled) and the job would otherwise wait for all of it (BWoS §8). A skipped
+    /// look is not reported to the victim policy.
     fn lone_job_waits(&self, victim: usize) -> bool {
         let t = &self.registry.threads[victim];
         if t.stealer.stealable_len() != 1 {

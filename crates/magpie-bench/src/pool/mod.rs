@@ -29,6 +29,7 @@ pub mod long;
 pub mod nqueens;
 pub mod report;
 pub mod run;
+pub mod seq;
 pub mod sort;
 pub mod spawn;
 pub mod tree;
