@@ -95,14 +95,31 @@ impl Shared {
     }
 
     /// Where a woken task goes: the current worker's local queue, or the injector.
-    pub(crate) fn schedule(self: &Arc<Self>, runnable: Runnable, _info: ScheduleInfo) {
+    ///
+    /// A task woken on a worker by another task goes to the LIFO slot; a task that woke
+    /// itself (`yield_now`) to the back of the FIFO queue.
+    pub(crate) fn schedule(self: &Arc<Self>, runnable: Runnable, info: ScheduleInfo) {
         if self.is_shutdown() {
             // Dropping the runnable cancels the task and drops its future.
             drop(runnable);
             return;
         }
         crate::context::with_local(|local| match local {
-            Some(local) if local.runs_for(self) => local.push(runnable, self),
+            Some(local) if local.runs_for(self) => {
+                if info.woken_while_running {
+                    local.push(runnable, self);
+                } else {
+                    local.push_woken(runnable, self);
+                }
+            }
+            _ => self.push_remote(runnable),
+        })
+    }
+
+    /// A new task: the back of the current worker's queue, or the injector.
+    fn schedule_new(&self, runnable: Runnable) {
+        crate::context::with_local(|local| match local {
+            Some(local) if std::ptr::eq(local.shared(), self) => local.push(runnable, self),
             _ => self.push_remote(runnable),
         })
     }
@@ -143,7 +160,11 @@ impl Shared {
             let waker = runnable.waker();
             ((runnable, task), waker)
         });
-        runnable.schedule();
+        if self.is_shutdown() {
+            drop(runnable); // cancels the task: its handle reports it
+        } else {
+            self.schedule_new(runnable);
+        }
         JoinHandle::new(task)
     }
 
