@@ -60,7 +60,8 @@ impl Handle {
         self.shared.workers()
     }
 
-    /// Number of tasks spawned and not yet finished or dropped (a snapshot).
+    /// Number of tasks that are waiting (have returned `Pending`) and have not finished
+    /// or been dropped (a snapshot; queued, never-polled tasks are not counted).
     pub fn live_tasks(&self) -> usize {
         self.shared.registry.len()
     }

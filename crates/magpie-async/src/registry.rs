@@ -1,10 +1,11 @@
-//! The registry of live tasks: one waker per task that has not finished, so that dropping
-//! the runtime can reach (and so drop) tasks that are parked on a waker held elsewhere —
-//! in the async-io reactor, a timer, a channel — and are in no run queue.
+//! The registry of pending tasks: one waker per task that has returned `Pending` and not
+//! finished, so that dropping the runtime can reach (and so drop) tasks that are parked
+//! on a waker held elsewhere — in the async-io reactor, a timer, a channel — and are in
+//! no run queue. A task registers at its first `Pending` (tasks that finish in their
+//! first poll never touch it; tasks never polled are in a run queue, which shutdown
+//! drains) and unregisters when its future is dropped, through [`Entry`].
 //!
-//! Sharded by the spawning worker to keep spawns from contending on one lock; a task
-//! removes itself on completion or drop through [`Entry`], whichever thread that happens
-//! on.
+//! Sharded by worker so registrations do not contend on one lock.
 
 use std::sync::{Arc, Mutex};
 use std::task::Waker;
@@ -26,24 +27,15 @@ impl Registry {
         }
     }
 
-    /// Registers a task: `spawn` gets the entry (which the task's future owns and whose
-    /// drop unregisters it) and returns the task's runnable, whose waker is stored.
-    pub(crate) fn insert<R>(
-        self: &Arc<Self>,
-        hint: usize,
-        spawn: impl FnOnce(Entry) -> (R, Waker),
-    ) -> R {
+    /// Registers a pending task's waker in shard `hint`; dropping the entry unregisters.
+    pub(crate) fn register(self: &Arc<Self>, hint: usize, waker: &Waker) -> Entry {
         let shard = hint % self.shards.len();
-        let mut slab = lock(&self.shards[shard]);
-        let vacant = slab.vacant_entry();
-        let entry = Entry {
+        let key = lock(&self.shards[shard]).insert(waker.clone());
+        Entry {
             registry: self.clone(),
             shard,
-            key: vacant.key(),
-        };
-        let (r, waker) = spawn(entry);
-        vacant.insert(waker);
-        r
+            key,
+        }
     }
 
     /// Takes every registered waker out (shutdown); their tasks' entries become no-ops.
@@ -55,7 +47,7 @@ impl Registry {
         all
     }
 
-    /// Number of live tasks (a snapshot).
+    /// Number of registered (pending) tasks (a snapshot).
     pub(crate) fn len(&self) -> usize {
         self.shards.iter().map(|s| lock(s).len()).sum()
     }
@@ -72,8 +64,8 @@ pub(crate) struct Entry {
 
 impl Drop for Entry {
     fn drop(&mut self) {
-        // `try_remove`: after `drain` at shutdown the key is gone (or reused by no one,
-        // since nothing is spawned after shutdown).
+        // `try_remove`: after `drain` at shutdown the key is gone (and not reused: no
+        // task is polled, so none registers, after the workers stopped).
         let waker = lock(&self.registry.shards[self.shard]).try_remove(self.key);
         drop(waker); // outside the lock: dropping a waker may run arbitrary code
     }

@@ -22,7 +22,7 @@ use magpie_queue::fifo;
 use crate::injector::Injector;
 use crate::join::JoinHandle;
 use crate::park::Idle;
-use crate::registry::Registry;
+use crate::registry::{Entry, Registry};
 use crate::sync::{fence, Ordering};
 
 /// One worker's task counter on its own cache line (read by victim policies).
@@ -95,14 +95,31 @@ impl Shared {
     }
 
     /// Where a woken task goes: the current worker's local queue, or the injector.
-    pub(crate) fn schedule(self: &Arc<Self>, runnable: Runnable, _info: ScheduleInfo) {
+    ///
+    /// A task woken on a worker by another task goes to the LIFO slot; a task that woke
+    /// itself (`yield_now`) to the back of the FIFO queue.
+    pub(crate) fn schedule(self: &Arc<Self>, runnable: Runnable, info: ScheduleInfo) {
         if self.is_shutdown() {
             // Dropping the runnable cancels the task and drops its future.
             drop(runnable);
             return;
         }
         crate::context::with_local(|local| match local {
-            Some(local) if local.runs_for(self) => local.push(runnable, self),
+            Some(local) if local.runs_for(self) => {
+                if info.woken_while_running {
+                    local.push(runnable, self);
+                } else {
+                    local.push_woken(runnable, self);
+                }
+            }
+            _ => self.push_remote(runnable),
+        })
+    }
+
+    /// A new task: the back of the current worker's queue, or the injector.
+    fn schedule_new(&self, runnable: Runnable) {
+        crate::context::with_local(|local| match local {
+            Some(local) if std::ptr::eq(local.shared(), self) => local.push(runnable, self),
             _ => self.push_remote(runnable),
         })
     }
@@ -122,28 +139,37 @@ impl Shared {
         self.idle.notify_one();
     }
 
-    /// Spawns `future`: registers it, wraps it so a panic becomes its output, and
-    /// schedules it once.
+    /// Spawns `future`: wraps it so a panic becomes its output and so it registers at its
+    /// first `Pending` (see [`crate::registry`]), and schedules it once.
     pub(crate) fn spawn<F>(self: &Arc<Self>, future: F) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let hint = crate::context::with_local(|l| l.map_or(self.workers(), |l| l.index()));
         let shared = self.clone();
-        let (runnable, task) = self.registry.insert(hint, move |entry| {
-            let future = async move {
-                // Owned by the future: unregisters the task when the future is dropped.
-                let _entry = entry;
-                AssertUnwindSafe(future).catch_unwind().await
-            };
-            let schedule = move |r: Runnable, info: ScheduleInfo| shared.schedule(r, info);
-            let (runnable, task) =
-                async_task::Builder::new().spawn(|()| future, WithInfo(schedule));
-            let waker = runnable.waker();
-            ((runnable, task), waker)
-        });
-        runnable.schedule();
+        let registry = self.registry.clone();
+        let outside = self.workers();
+        let future = async move {
+            let mut inner = std::pin::pin!(AssertUnwindSafe(future).catch_unwind());
+            // Owned by the future: unregisters the task when the future is dropped.
+            let mut entry: Option<Entry> = None;
+            std::future::poll_fn(|cx| {
+                let poll = inner.as_mut().poll(cx);
+                if poll.is_pending() && entry.is_none() {
+                    let hint = crate::context::with_local(|l| l.map_or(outside, |l| l.index()));
+                    entry = Some(registry.register(hint, cx.waker()));
+                }
+                poll
+            })
+            .await
+        };
+        let schedule = move |r: Runnable, info: ScheduleInfo| shared.schedule(r, info);
+        let (runnable, task) = async_task::Builder::new().spawn(|()| future, WithInfo(schedule));
+        if self.is_shutdown() {
+            drop(runnable); // cancels the task: its handle reports it
+        } else {
+            self.schedule_new(runnable);
+        }
         JoinHandle::new(task)
     }
 

@@ -129,7 +129,8 @@ fn spawn_yield_wake_panic_and_shutdown() {
             let _guard = guard;
         })
     });
-    assert_eq!(shared.registry.len(), 2);
+    // Only the task that went pending is registered; the queued one is in the queue.
+    assert_eq!(shared.registry.len(), 1);
     shared.begin_shutdown();
     local.drain();
     shared.drop_all_tasks();

@@ -29,6 +29,8 @@ use crate::sync::Ordering;
 pub(crate) const EVENT_INTERVAL: u32 = 61;
 /// Ticks between two looks at the injector ahead of the local queue.
 pub(crate) const FAIRNESS_INTERVAL: u32 = 31;
+/// Most tasks run from the LIFO slot in a row before the queue gets a turn (tokio: 3).
+const MAX_LIFO_POLLS: u32 = 3;
 /// Most tasks taken from the injector at once.
 const INJECTOR_BATCH: usize = 32;
 
@@ -42,6 +44,12 @@ pub(crate) struct Local {
     /// still go to the local queue, and the first one wakes the loop, so the thread that
     /// saw the events runs their tasks instead of handing them to another worker.
     parked: std::cell::Cell<Option<std::task::Waker>>,
+    /// The task woken last by the task this worker is running, run next (tokio's LIFO
+    /// slot): a message's receiver runs while the message is hot in cache. Not
+    /// stealable; used at most [`MAX_LIFO_POLLS`] times in a row.
+    lifo: std::cell::Cell<Option<Runnable>>,
+    /// Whether a task is being polled right now (only its wakes use the LIFO slot).
+    in_task: std::cell::Cell<bool>,
 }
 
 impl Local {
@@ -51,11 +59,18 @@ impl Local {
             index,
             queue,
             parked: std::cell::Cell::new(None),
+            lifo: std::cell::Cell::new(None),
+            in_task: std::cell::Cell::new(false),
         }
     }
 
     pub(crate) fn index(&self) -> usize {
         self.index
+    }
+
+    /// The runtime this worker belongs to.
+    pub(crate) fn shared(&self) -> *const Shared {
+        self.shared
     }
 
     /// Whether this worker belongs to `shared`'s runtime.
@@ -71,6 +86,23 @@ impl Local {
     /// waker (the token is sticky, so `block_on` re-polls even if it is mid-`react`).
     #[inline]
     pub(crate) fn push(&self, runnable: Runnable, shared: &Shared) {
+        self.push_back(runnable, shared);
+    }
+
+    /// A task woken by the task now running on this worker (not by itself): into the
+    /// LIFO slot, whose previous occupant moves to the back of the queue.
+    #[inline]
+    pub(crate) fn push_woken(&self, runnable: Runnable, shared: &Shared) {
+        if !self.in_task.get() {
+            return self.push_back(runnable, shared);
+        }
+        if let Some(previous) = self.lifo.replace(Some(runnable)) {
+            self.push_back(previous, shared);
+        }
+    }
+
+    #[inline]
+    fn push_back(&self, runnable: Runnable, shared: &Shared) {
         let spilled = self.queue.push(runnable, &shared.injector);
         if let Some(waker) = self.parked.take() {
             // Off the idle list first, so a parallelism wake below picks another worker.
@@ -89,11 +121,12 @@ impl Local {
     /// Pops the oldest local task (the single-threaded core tests drive the queue).
     #[cfg(test)]
     pub(crate) fn pop(&self) -> Option<Runnable> {
-        self.queue.pop()
+        self.lifo.take().or_else(|| self.queue.pop())
     }
 
     /// Drops every task left in the local queue (shutdown).
     pub(crate) fn drain(&self) {
+        drop(self.lifo.take());
         while let Some(runnable) = self.queue.pop() {
             drop(runnable);
         }
@@ -144,6 +177,7 @@ pub(crate) struct WorkerLoop<'a> {
     thief: Option<Box<dyn Thief>>,
     rng: Rng,
     tick: u32,
+    lifo_polls: u32,
     registered: bool,
     searching: bool,
     batch: Vec<Runnable>,
@@ -159,6 +193,7 @@ impl<'a> WorkerLoop<'a> {
             thief,
             rng: Rng::new(0x9e37_79b9_7f4a_7c15 ^ (local.index as u64 + 1)),
             tick: 0,
+            lifo_polls: 0,
             registered: false,
             searching: false,
             batch: Vec::new(),
@@ -173,6 +208,15 @@ impl<'a> WorkerLoop<'a> {
                 return Some(r);
             }
         }
+        if let Some(r) = self.local.lifo.take() {
+            if self.lifo_polls < MAX_LIFO_POLLS {
+                self.lifo_polls += 1;
+                return Some(r);
+            }
+            // Enough in a row: it queues behind the others like any wake.
+            self.local.push_back(r, self.shared);
+        }
+        self.lifo_polls = 0;
         if let Some(r) = self.local.queue.pop() {
             return Some(r);
         }
@@ -236,7 +280,9 @@ impl<'a> WorkerLoop<'a> {
             .fetch_add(1, Ordering::Relaxed);
         // A task's own panic is caught inside its future (it becomes a JoinError); this
         // catches the rest (a panicking waker or output drop) so the worker survives.
+        self.local.in_task.set(true);
         let _ = catch_unwind(AssertUnwindSafe(|| runnable.run()));
+        self.local.in_task.set(false);
     }
 
     fn stop_searching(&mut self) {
