@@ -42,10 +42,12 @@ enum BenchCommand {
     Twolock(TwolockArgs),
     /// Fork-join and spawn: magpie vs rayon (and tokio) in the same run, 2 threads
     ///
-    /// fib(32) with a join per call (1 and 2 threads), quicksort of 10 M u32, N-queens 12
-    /// and 13 (1 and 2 threads), binary tree sum of 2^20 and 2^24 nodes, 1 M tiny tasks
-    /// through scope/spawn (tokio: spawn), a chain of 100 k tasks each spawning the next,
-    /// and the CPU an idle pool uses over 1 s. --quick reduces the sizes (< 60 s).
+    /// fib(32) with a join per call (1 and 2 threads; rayon, chili and sequential fib),
+    /// quicksort of 10 M u32 (cutoff 10 k; rayon, chili), N-queens 12 and 13 (1 and 2
+    /// threads), binary tree sum of 2^20 and 2^24 nodes, 1 M tiny tasks through
+    /// scope/spawn (tokio: spawn), a chain of 1 M tasks each spawning the next, and the CPU
+    /// an idle pool uses over 1 s. 11 repetitions unless --reps says otherwise; --quick
+    /// reduces the sizes (< 60 s).
     Pool(PoolArgs),
     /// BWoS §6.2.3 pool experiment: N queues, put/get then k*C steals per round, every policy
     ///

@@ -141,12 +141,18 @@ fn work_travels_between_ranks() {
         c.count_by_genus(&genus, cfg)
     });
     assert_eq!(outcome.answer[20], 37396);
-    for rank in &outcome.ranks[1..] {
-        assert!(
-            rank.steals_succeeded > 0 && rank.nodes_expanded > 0,
-            "{rank}"
-        );
-    }
+    // Rank 0 starts with the whole tree; the others can only have work by stealing it.
+    // Not every rank needs to: on a loaded machine one thief can be descheduled until
+    // the search is over (a per-rank demand made this test fail under load).
+    let thieves: Vec<_> = outcome.ranks[1..]
+        .iter()
+        .filter(|r| r.steals_succeeded > 0 && r.nodes_expanded > 0)
+        .collect();
+    assert!(
+        !thieves.is_empty(),
+        "no rank stole work: {:?}",
+        outcome.ranks
+    );
     let served: u64 = outcome.ranks.iter().map(|r| r.steals_served).sum();
     let received: u64 = outcome.ranks.iter().map(|r| r.steals_succeeded).sum();
     assert_eq!(served, received, "every served steal arrived");
