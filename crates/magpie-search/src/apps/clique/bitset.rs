@@ -36,7 +36,7 @@ impl Bitset {
     }
 
     #[inline]
-    fn words(&self) -> &[u64] {
+    pub(super) fn words(&self) -> &[u64] {
         match &self.words {
             Words::Inline(words) => &words[..self.capacity.div_ceil(64)],
             Words::Heap(words) => words,

@@ -13,6 +13,7 @@
 //! ```
 
 mod bitset;
+mod colouring;
 mod dimacs;
 mod graph;
 pub mod reference;

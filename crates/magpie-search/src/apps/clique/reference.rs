@@ -8,8 +8,9 @@
 //! two visit the same nodes and differ only in the traversal machinery.
 
 use super::bitset::Bitset;
+use super::colouring::{colour, Adjacency};
 use super::graph::Graph;
-use super::search::{colour, CliqueBound};
+use super::search::CliqueBound;
 
 /// A maximum clique of `graph` (sorted, 0-based) and the number of nodes visited.
 ///
@@ -26,9 +27,11 @@ pub fn maximum_clique(graph: &Graph) -> (Vec<usize>, u64) {
 /// [`maximum_clique`] pruning with `bound`.
 pub fn maximum_clique_with(graph: &Graph, bound: CliqueBound) -> (Vec<usize>, u64) {
     let original = graph.min_width_order();
+    let renumbered = graph.renumbered(&original);
     let mut search = Search {
         infra: bound == CliqueBound::InfraChromatic,
-        graph: graph.renumbered(&original),
+        adjacency: Adjacency::new(&renumbered),
+        graph: renumbered,
         members: Vec::new(),
         best: Vec::new(),
         nodes: 0,
@@ -43,6 +46,7 @@ pub fn maximum_clique_with(graph: &Graph, bound: CliqueBound) -> (Vec<usize>, u6
 struct Search {
     infra: bool,
     graph: Graph,
+    adjacency: Adjacency,
     members: Vec<usize>,
     best: Vec<usize>,
     nodes: u64,
@@ -56,9 +60,11 @@ impl Search {
             self.best.clone_from(&self.members);
         }
         let kmin = (self.best.len() + 1).saturating_sub(self.members.len());
-        let (order, colours) = colour(&self.graph, candidates, kmin, self.infra);
+        // Left out: the vertices of colour below `kmin`, which would be cut off below.
+        let order = colour(&self.adjacency, candidates, kmin, self.infra, false);
         let mut remaining = candidates.clone();
-        for (&v, &colour) in order.iter().zip(&colours).rev() {
+        for &(v, colour) in order.iter().rev() {
+            let (v, colour) = (v as usize, colour as usize);
             if self.members.len() + colour <= self.best.len() {
                 return; // the bounds of the remaining siblings are no larger
             }

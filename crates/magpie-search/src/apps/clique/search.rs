@@ -5,6 +5,7 @@
 use crate::space::{Bounded, Objective, SearchSpace};
 
 use super::bitset::Bitset;
+use super::colouring::{colour, Adjacency, Coloured};
 use super::graph::Graph;
 
 /// The maximum-clique search space of a graph. Vertices are renumbered internally
@@ -14,6 +15,8 @@ use super::graph::Graph;
 pub struct MaxClique {
     /// The graph renumbered in minimum-width order.
     graph: Graph,
+    /// The same graph's adjacency as plain words, for the colouring.
+    adjacency: Adjacency,
     /// `original[i]` is the original number of internal vertex `i`.
     original: Vec<usize>,
     /// Whether the colouring bound is strengthened by the infra-chromatic rule.
@@ -87,8 +90,10 @@ impl MaxClique {
     /// The search space of `graph`, pruning with `bound`.
     pub fn with_bound(graph: &Graph, bound: CliqueBound) -> Self {
         let original = graph.min_width_order();
+        let graph = graph.renumbered(&original);
         Self {
-            graph: graph.renumbered(&original),
+            adjacency: Adjacency::new(&graph),
+            graph,
             original,
             infra: bound == CliqueBound::InfraChromatic,
         }
@@ -102,129 +107,14 @@ impl MaxClique {
     }
 }
 
-/// Greedy colouring of `candidates` in vertex (search) order, class by class, then
-/// MCS's Re-NUMBER (Tomita et al. 2010): a vertex of colour `kmin` or more (one that
-/// would be branched on) moves into a class below `kmin` if it has no neighbour
-/// there, or if its single neighbour `q` there can move up into another class below
-/// `kmin` that has no neighbour of `q`. Classes left empty are dropped.
-///
-/// With `infra`, a vertex `v` that Re-NUMBER cannot move is also taken out of the
-/// branching classes when two classes `Ci`, `Cj` below `kmin` leave no triangle with
-/// it: `v` has a single neighbour `q` in `Ci`, and `Cj` holds no common neighbour of
-/// `v` and `q` (the infra-chromatic bound of BBMCX, San Segundo et al. 2015). A
-/// clique then has at most two vertices in `{v} ∪ Ci ∪ Cj`, so the classes below
-/// `kmin` with the absorbed vertices still hold no clique of more than `kmin - 1`
-/// vertices; each class takes part in one such triplet at most and is not changed
-/// afterwards.
-///
-/// Returns the vertices ordered by colour with their colours (1-based, absorbed
-/// vertices with the colour `kmin - 1`); a clique among the candidates of colour at
-/// most `c` has at most `c` vertices. `kmin` ≤ 1 colours without either rule.
-pub(super) fn colour(
-    graph: &Graph,
-    candidates: &Bitset,
-    kmin: usize,
-    infra: bool,
-) -> (Vec<usize>, Vec<usize>) {
-    let mut classes: Vec<Bitset> = Vec::new();
-    let mut uncoloured = candidates.clone();
-    while !uncoloured.is_empty() {
-        let mut class = Bitset::new(candidates.capacity());
-        let mut colourable = uncoloured.clone();
-        while let Some(v) = colourable.first() {
-            colourable.remove(v);
-            colourable.subtract(graph.neighbours(v));
-            uncoloured.remove(v);
-            class.insert(v);
-        }
-        classes.push(class);
-    }
-    // Classes `0..low` (colours below `kmin`) are never branched on.
-    let low = kmin.saturating_sub(1).min(classes.len());
-    let mut absorbed = Vec::new();
-    if low > 0 {
-        let mut frozen = vec![false; low];
-        for k in low..classes.len() {
-            let members: Vec<usize> = classes[k].iter().collect();
-            for v in members {
-                let (low_classes, _) = classes.split_at_mut(low);
-                if let Some(k1) = renumber(graph, low_classes, &frozen, v) {
-                    classes[k].remove(v);
-                    classes[k1].insert(v);
-                } else if infra && absorb(graph, low_classes, &mut frozen, v) {
-                    classes[k].remove(v);
-                    absorbed.push(v);
-                }
-            }
-        }
-    }
-    let mut order = Vec::with_capacity(candidates.len());
-    let mut colours = Vec::with_capacity(candidates.len());
-    for (k, class) in classes.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
-        let colour = colours.last().map_or(1, |&c| c + 1);
-        for v in class.iter() {
-            order.push(v);
-            colours.push(colour);
-        }
-        if k + 1 == low {
-            order.extend_from_slice(&absorbed);
-            colours.extend(std::iter::repeat(colour).take(absorbed.len()));
-        }
-    }
-    (order, colours)
-}
-
-/// Finds a class of `low` that `v` can join, moving at most one vertex of it up into
-/// another class of `low`; returns the class's index (the caller inserts `v`).
-/// Frozen classes are left as they are.
-fn renumber(graph: &Graph, low: &mut [Bitset], frozen: &[bool], v: usize) -> Option<usize> {
-    let nv = graph.neighbours(v);
-    for k1 in (0..low.len()).filter(|&k| !frozen[k]) {
-        match low[k1].single_common(nv) {
-            Err(0) => return Some(k1),
-            Ok(q) => {
-                let nq = graph.neighbours(q);
-                let free = |k2: &usize| !frozen[*k2] && !low[*k2].intersects(nq);
-                if let Some(k2) = (k1 + 1..low.len()).find(free) {
-                    low[k1].remove(q);
-                    low[k2].insert(q);
-                    return Some(k1);
-                }
-            }
-            Err(_) => {}
-        }
-    }
-    None
-}
-
-/// The infra-chromatic rule (see [`colour`]): finds two unfrozen classes of `low`
-/// that leave no triangle with `v`, and freezes them.
-fn absorb(graph: &Graph, low: &[Bitset], frozen: &mut [bool], v: usize) -> bool {
-    let nv = graph.neighbours(v);
-    for k1 in (0..low.len()).filter(|&k| !frozen[k]) {
-        let Ok(q) = low[k1].single_common(nv) else {
-            continue;
-        };
-        let nq = graph.neighbours(q);
-        let no_triangle =
-            |k2: &usize| *k2 != k1 && !frozen[*k2] && !low[*k2].intersects_both(nv, nq);
-        if let Some(k2) = (0..low.len()).find(no_triangle) {
-            frozen[k1] = true;
-            frozen[k2] = true;
-            return true;
-        }
-    }
-    false
-}
-
 /// The children of a clique node: one per candidate, highest colour first, each
 /// bounded by the clique's size plus the candidate's colour.
 pub struct CliqueChildren<'a> {
     space: &'a MaxClique,
     parent: &'a CliqueNode,
     remaining: Bitset,
-    order: Vec<usize>,
-    colours: Vec<usize>,
+    /// The candidates not yet branched on with their colours, lowest colour first.
+    order: Vec<Coloured>,
     /// Stop before the first child whose bound is at most this (the incumbent's size
     /// when branch and bound asked): it and its siblings would be pruned.
     stop_at_or_below: Option<usize>,
@@ -234,7 +124,8 @@ impl Iterator for CliqueChildren<'_> {
     type Item = CliqueNode;
 
     fn next(&mut self) -> Option<CliqueNode> {
-        let colour = *self.colours.last()?;
+        let &(v, colour) = self.order.last()?;
+        let (v, colour) = (v as usize, colour as usize);
         let size = self.parent.size;
         if self
             .stop_at_or_below
@@ -242,8 +133,7 @@ impl Iterator for CliqueChildren<'_> {
         {
             return None;
         }
-        let v = self.order.pop()?;
-        self.colours.pop();
+        self.order.pop();
         let mut candidates = self.remaining.clone();
         candidates.intersect_with(self.space.graph.neighbours(v));
         self.remaining.remove(v);
@@ -284,15 +174,14 @@ impl MaxClique {
     ) -> CliqueChildren<'a> {
         // Colours below `kmin` cannot beat the incumbent: Re-NUMBER works on them.
         let kmin = stop_at_or_below.map_or(0, |best| (best + 1).saturating_sub(node.size));
-        let (mut order, mut colours) = colour(&self.graph, &node.candidates, kmin, self.infra);
-        let first_fails = colours
-            .last()
-            .zip(stop_at_or_below)
-            .is_some_and(|(&colour, best)| node.size + colour <= best);
-        let remaining = if first_fails {
+        // Vertices of colour below `kmin` are never branched on: left out.
+        let mut order = colour(&self.adjacency, &node.candidates, kmin, self.infra, false);
+        let nothing_to_branch = order.last().map_or(true, |&(_, colour)| {
+            stop_at_or_below.is_some_and(|best| node.size + colour as usize <= best)
+        });
+        let remaining = if nothing_to_branch {
             // No child can beat the incumbent: skip copying the candidates.
             order.clear();
-            colours.clear();
             Bitset::new(0)
         } else {
             node.candidates.clone()
@@ -303,7 +192,6 @@ impl MaxClique {
             parent: node,
             remaining,
             order,
-            colours,
         }
     }
 }
@@ -325,90 +213,5 @@ impl Bounded for MaxClique {
     /// the first one that cannot beat `best`.
     fn children_above<'a>(&'a self, node: &'a CliqueNode, best: usize) -> CliqueChildren<'a> {
         self.children_from(node, Some(best))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{colour, Bitset, Graph};
-
-    /// The largest clique among `vertices` (brute force for small sets).
-    fn omega(g: &Graph, vertices: &[usize]) -> usize {
-        fn grow(g: &Graph, clique: &mut Vec<usize>, rest: &[usize]) -> usize {
-            let mut best = clique.len();
-            for (i, &v) in rest.iter().enumerate() {
-                if clique.iter().all(|&u| g.has_edge(u, v)) {
-                    clique.push(v);
-                    best = best.max(grow(g, clique, &rest[i + 1..]));
-                    clique.pop();
-                }
-            }
-            best
-        }
-        grow(g, &mut Vec::new(), vertices)
-    }
-
-    /// Re-NUMBER keeps a proper colouring of exactly the candidates, with no more
-    /// colours than the plain greedy colouring; with the infra-chromatic rule as well,
-    /// the candidates of colour at most `c` still hold no clique of more than `c`.
-    #[test]
-    fn colourings_bound_the_cliques_of_every_prefix() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let mut absorbing_rounds = 0;
-        for round in 0..300 {
-            let infra = round % 2 == 0;
-            let n = 5 + (next() % 28) as usize;
-            let density = 3 + next() % 7;
-            let mut g = Graph::new(n);
-            for u in 0..n {
-                for v in u + 1..n {
-                    if next() % 10 < density {
-                        g.add_edge(u, v);
-                    }
-                }
-            }
-            let mut candidates = Bitset::full(n);
-            for v in 0..n {
-                if next() % 5 == 0 {
-                    candidates.remove(v);
-                }
-            }
-            let (_, plain) = colour(&g, &candidates, 0, false);
-            let kmin = (next() % (plain.last().copied().unwrap_or(0) as u64 + 2)) as usize;
-            let (order, colours) = colour(&g, &candidates, kmin, infra);
-            let mut sorted = order.clone();
-            sorted.sort_unstable();
-            assert_eq!(
-                sorted,
-                candidates.iter().collect::<Vec<_>>(),
-                "round {round}"
-            );
-            assert!(colours.windows(2).all(|w| w[0] <= w[1] && w[1] <= w[0] + 1));
-            assert!(colours.last() <= plain.last(), "round {round}");
-            for (i, &c) in colours.iter().enumerate() {
-                if colours.get(i + 1) != Some(&c) {
-                    assert!(
-                        omega(&g, &order[..=i]) <= c,
-                        "round {round}: prefix up to colour {c}"
-                    );
-                }
-            }
-            let mut proper = true;
-            for (i, &u) in order.iter().enumerate() {
-                for (j, &v) in order.iter().enumerate().skip(i + 1) {
-                    proper &= colours[i] != colours[j] || !g.has_edge(u, v);
-                }
-            }
-            // Only absorbed vertices share a colour with a neighbour.
-            assert!(proper || infra, "round {round}");
-            absorbing_rounds += usize::from(!proper);
-        }
-        assert!(absorbing_rounds > 0, "the infra-chromatic rule never fired");
     }
 }

@@ -1,0 +1,446 @@
+//! The clique search's bound: greedy colour classes, MCS's Re-NUMBER and BBMCX's
+//! infra-chromatic rule, on plain words.
+//!
+//! Colouring runs at every node and is nearly all of a node's cost, so it works on a
+//! flat adjacency matrix ([`Adjacency`]) and on per-thread scratch words that are
+//! reused from node to node: one allocation per node (the result), none inside.
+
+use std::cell::RefCell;
+
+use super::bitset::Bitset;
+use super::graph::Graph;
+
+/// The adjacency matrix as rows of `words` 64-bit words, one row per vertex.
+#[derive(Clone, Debug)]
+pub(super) struct Adjacency {
+    words: usize,
+    rows: Vec<u64>,
+}
+
+impl Adjacency {
+    pub(super) fn new(graph: &Graph) -> Self {
+        let words = graph.order().div_ceil(64);
+        let mut rows = Vec::with_capacity(words * graph.order());
+        for v in 0..graph.order() {
+            rows.extend_from_slice(graph.neighbours(v).words());
+        }
+        Self { words, rows }
+    }
+
+    /// The number of words per row: `W`, or the stored width when `W` is 0 (see
+    /// [`colour`]).
+    #[inline(always)]
+    fn width<const W: usize>(&self) -> usize {
+        if W == 0 {
+            self.words
+        } else {
+            W
+        }
+    }
+
+    #[inline(always)]
+    fn row<const W: usize>(&self, v: usize) -> &[u64] {
+        let words = self.width::<W>();
+        &self.rows[v * words..(v + 1) * words]
+    }
+}
+
+/// A candidate with its colour: `(vertex, colour)`, colours from 1.
+pub(super) type Coloured = (u32, u32);
+
+/// Marks a vertex of a branching class that moved into a class below `kmin`.
+const MOVED: u32 = u32::MAX;
+
+/// Words reused by every colouring on a thread.
+#[derive(Default)]
+struct Scratch {
+    uncoloured: Vec<u64>,
+    colourable: Vec<u64>,
+    /// The classes below `kmin`, `words` each.
+    low: Vec<u64>,
+    frozen: Vec<bool>,
+    /// The vertices of the other classes, class by class, ascending in each.
+    high: Vec<u32>,
+    /// Where each of those classes ends in `high`.
+    high_ends: Vec<usize>,
+    absorbed: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Greedy colouring of `candidates` in vertex (search) order, class by class, then
+/// MCS's Re-NUMBER (Tomita et al. 2010): a vertex of colour `kmin` or more (one that
+/// would be branched on) moves into a class below `kmin` if it has no neighbour
+/// there, or if its single neighbour `q` there can move up into another class below
+/// `kmin` that has no neighbour of `q`. Classes left empty are dropped.
+///
+/// With `infra`, a vertex `v` that Re-NUMBER cannot move is also taken out of the
+/// branching classes when two classes `Ci`, `Cj` below `kmin` leave no triangle with
+/// it: `v` has a single neighbour `q` in `Ci`, and `Cj` holds no common neighbour of
+/// `v` and `q` (the infra-chromatic bound of BBMCX, San Segundo et al. 2015). A
+/// clique then has at most two vertices in `{v} ∪ Ci ∪ Cj`, so the classes below
+/// `kmin` with the absorbed vertices still hold no clique of more than `kmin - 1`
+/// vertices; each class takes part in one such triplet at most and is not changed
+/// afterwards.
+///
+/// Returns the vertices ordered by colour (1-based; absorbed vertices get the colour
+/// `kmin - 1`); a clique among the candidates of colour at most `c` has at most `c`
+/// vertices. `kmin` ≤ 1 colours without either rule. Without `with_low_classes` the
+/// vertices of colour below `kmin` are left out (a search never branches on them);
+/// the colours of the others are the same.
+pub(super) fn colour(
+    adjacency: &Adjacency,
+    candidates: &Bitset,
+    kmin: usize,
+    infra: bool,
+    with_low_classes: bool,
+) -> Vec<Coloured> {
+    // Rows of up to 8 words get a copy of the loops with the width as a constant,
+    // which the compiler unrolls (a graph of up to 512 vertices).
+    match adjacency.words {
+        1 => colour_with::<1>(adjacency, candidates, kmin, infra, with_low_classes),
+        2 => colour_with::<2>(adjacency, candidates, kmin, infra, with_low_classes),
+        3 => colour_with::<3>(adjacency, candidates, kmin, infra, with_low_classes),
+        4 => colour_with::<4>(adjacency, candidates, kmin, infra, with_low_classes),
+        5 => colour_with::<5>(adjacency, candidates, kmin, infra, with_low_classes),
+        6 => colour_with::<6>(adjacency, candidates, kmin, infra, with_low_classes),
+        7 => colour_with::<7>(adjacency, candidates, kmin, infra, with_low_classes),
+        8 => colour_with::<8>(adjacency, candidates, kmin, infra, with_low_classes),
+        _ => colour_with::<0>(adjacency, candidates, kmin, infra, with_low_classes),
+    }
+}
+
+/// [`colour`] with rows of `W` words (0: as many as `adjacency` says).
+fn colour_with<const W: usize>(
+    adjacency: &Adjacency,
+    candidates: &Bitset,
+    kmin: usize,
+    infra: bool,
+    with_low_classes: bool,
+) -> Vec<Coloured> {
+    SCRATCH.with(|scratch| {
+        let scratch = &mut *scratch.borrow_mut();
+        let low_wanted = kmin.saturating_sub(1);
+        let low = greedy_classes::<W>(adjacency, candidates.words(), low_wanted, scratch);
+        if low > 0 {
+            renumber_all::<W>(adjacency, low, infra, scratch);
+        }
+        emit(adjacency.words, low, with_low_classes, scratch)
+    })
+}
+
+/// Colours `candidates` greedily: the first `low_wanted` classes go to
+/// `scratch.low` as words, the rest to `scratch.high` as vertex lists. Returns the
+/// number of low classes made.
+fn greedy_classes<const W: usize>(
+    adjacency: &Adjacency,
+    candidates: &[u64],
+    low_wanted: usize,
+    scratch: &mut Scratch,
+) -> usize {
+    let words = adjacency.width::<W>();
+    let Scratch {
+        uncoloured,
+        colourable,
+        low,
+        high,
+        high_ends,
+        absorbed,
+        ..
+    } = scratch;
+    uncoloured.clear();
+    uncoloured.extend_from_slice(candidates);
+    low.clear();
+    high.clear();
+    high_ends.clear();
+    absorbed.clear();
+    let mut classes = 0;
+    // Words before `start` are empty in `uncoloured`, hence in every `colourable`.
+    let mut start = 0;
+    loop {
+        while start < words && uncoloured[start] == 0 {
+            start += 1;
+        }
+        if start == words {
+            return classes.min(low_wanted);
+        }
+        let is_low = classes < low_wanted;
+        if is_low {
+            low.resize(low.len() + words, 0);
+        }
+        colourable.clear();
+        colourable.extend_from_slice(uncoloured);
+        let mut i = start;
+        while i < words {
+            let word = colourable[i];
+            if word == 0 {
+                i += 1;
+                continue;
+            }
+            let bit = word & word.wrapping_neg();
+            let v = i * 64 + word.trailing_zeros() as usize;
+            uncoloured[i] &= !bit;
+            colourable[i] &= !bit;
+            let row = adjacency.row::<W>(v);
+            for (c, n) in colourable[i..].iter_mut().zip(&row[i..]) {
+                *c &= !n;
+            }
+            if is_low {
+                low[classes * words + i] |= bit;
+            } else {
+                high.push(v as u32);
+            }
+        }
+        if !is_low {
+            high_ends.push(high.len());
+        }
+        classes += 1;
+    }
+}
+
+/// Re-NUMBER (and with `infra` the infra-chromatic rule) for every vertex of the
+/// branching classes, in class order.
+fn renumber_all<const W: usize>(
+    adjacency: &Adjacency,
+    low: usize,
+    infra: bool,
+    scratch: &mut Scratch,
+) {
+    let words = adjacency.width::<W>();
+    let Scratch {
+        low: classes,
+        frozen,
+        high,
+        absorbed,
+        ..
+    } = scratch;
+    frozen.clear();
+    frozen.resize(low, false);
+    for slot in high.iter_mut() {
+        let v = *slot as usize;
+        if let Some(k1) = renumber::<W>(adjacency, classes, frozen, v) {
+            classes[k1 * words + v / 64] |= 1 << (v % 64);
+            *slot = MOVED;
+        } else if infra && absorb::<W>(adjacency, classes, frozen, v) {
+            absorbed.push(*slot);
+            *slot = MOVED;
+        }
+    }
+}
+
+/// Finds a low class that `v` can join, moving at most one vertex of it up into
+/// another low class; returns the class's index (the caller inserts `v`). Frozen
+/// classes are left as they are.
+fn renumber<const W: usize>(
+    adjacency: &Adjacency,
+    classes: &mut [u64],
+    frozen: &[bool],
+    v: usize,
+) -> Option<usize> {
+    let words = adjacency.width::<W>();
+    let nv = adjacency.row::<W>(v);
+    let class = |k: usize| k * words..(k + 1) * words;
+    for k1 in (0..frozen.len()).filter(|&k| !frozen[k]) {
+        match single_common(&classes[class(k1)], nv) {
+            Err(0) => return Some(k1),
+            Ok(q) => {
+                let nq = adjacency.row::<W>(q);
+                let free = |k2: &usize| !frozen[*k2] && !intersects(&classes[class(*k2)], nq);
+                if let Some(k2) = (k1 + 1..frozen.len()).find(free) {
+                    classes[k1 * words + q / 64] &= !(1 << (q % 64));
+                    classes[k2 * words + q / 64] |= 1 << (q % 64);
+                    return Some(k1);
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    None
+}
+
+/// The infra-chromatic rule (see [`colour`]): finds two unfrozen low classes that
+/// leave no triangle with `v`, and freezes them.
+fn absorb<const W: usize>(
+    adjacency: &Adjacency,
+    classes: &[u64],
+    frozen: &mut [bool],
+    v: usize,
+) -> bool {
+    let words = adjacency.width::<W>();
+    let nv = adjacency.row::<W>(v);
+    let class = |k: usize| &classes[k * words..(k + 1) * words];
+    for k1 in (0..frozen.len()).filter(|&k| !frozen[k]) {
+        let Ok(q) = single_common(class(k1), nv) else {
+            continue;
+        };
+        let nq = adjacency.row::<W>(q);
+        let no_triangle =
+            |k2: &usize| *k2 != k1 && !frozen[*k2] && !intersects_both(class(*k2), nv, nq);
+        if let Some(k2) = (0..frozen.len()).find(no_triangle) {
+            frozen[k1] = true;
+            frozen[k2] = true;
+            return true;
+        }
+    }
+    false
+}
+
+/// The candidates in colour order: the low classes (if asked) with the absorbed
+/// vertices after the last of them, then the non-empty branching classes.
+fn emit(words: usize, low: usize, with_low_classes: bool, scratch: &Scratch) -> Vec<Coloured> {
+    let mut out = Vec::with_capacity(if with_low_classes {
+        low * 4 + scratch.high.len()
+    } else {
+        scratch.high.len()
+    });
+    let mut colour = low as u32; // every low class is non-empty
+    if with_low_classes {
+        for (k, class) in scratch.low.chunks_exact(words).enumerate() {
+            for (i, &word) in class.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    out.push(((i * 64) as u32 + rest.trailing_zeros(), k as u32 + 1));
+                    rest &= rest - 1;
+                }
+            }
+        }
+        out.extend(scratch.absorbed.iter().map(|&v| (v, colour)));
+    }
+    let mut begin = 0;
+    for &end in &scratch.high_ends {
+        let class = &scratch.high[begin..end];
+        begin = end;
+        if class.iter().any(|&v| v != MOVED) {
+            colour += 1;
+            out.extend(class.iter().filter(|&&v| v != MOVED).map(|&v| (v, colour)));
+        }
+    }
+    out
+}
+
+/// `Ok(v)` if `a ∩ b` is exactly `{v}`, else `Err(0)` if empty, `Err(2)` if larger.
+#[inline]
+fn single_common(a: &[u64], b: &[u64]) -> Result<usize, usize> {
+    let mut found = None;
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let both = x & y;
+        if both == 0 {
+            continue;
+        }
+        if found.is_some() || both & (both - 1) != 0 {
+            return Err(2);
+        }
+        found = Some(i * 64 + both.trailing_zeros() as usize);
+    }
+    found.ok_or(0)
+}
+
+#[inline]
+fn intersects(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+#[inline]
+fn intersects_both(a: &[u64], b: &[u64], c: &[u64]) -> bool {
+    a.iter().zip(b).zip(c).any(|((x, y), z)| x & y & z != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{colour, Adjacency, Bitset, Coloured, Graph};
+
+    fn split(coloured: Vec<Coloured>) -> (Vec<usize>, Vec<usize>) {
+        coloured
+            .into_iter()
+            .map(|(v, c)| (v as usize, c as usize))
+            .unzip()
+    }
+
+    /// The largest clique among `vertices` (brute force for small sets).
+    fn omega(g: &Graph, vertices: &[usize]) -> usize {
+        fn grow(g: &Graph, clique: &mut Vec<usize>, rest: &[usize]) -> usize {
+            let mut best = clique.len();
+            for (i, &v) in rest.iter().enumerate() {
+                if clique.iter().all(|&u| g.has_edge(u, v)) {
+                    clique.push(v);
+                    best = best.max(grow(g, clique, &rest[i + 1..]));
+                    clique.pop();
+                }
+            }
+            best
+        }
+        grow(g, &mut Vec::new(), vertices)
+    }
+
+    /// Re-NUMBER keeps a proper colouring of exactly the candidates, with no more
+    /// colours than the plain greedy colouring; with the infra-chromatic rule as well,
+    /// the candidates of colour at most `c` still hold no clique of more than `c`.
+    #[test]
+    fn colourings_bound_the_cliques_of_every_prefix() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut absorbing_rounds = 0;
+        for round in 0..300 {
+            let infra = round % 2 == 0;
+            let n = 5 + (next() % 28) as usize;
+            let density = 3 + next() % 7;
+            let mut g = Graph::new(n);
+            for u in 0..n {
+                for v in u + 1..n {
+                    if next() % 10 < density {
+                        g.add_edge(u, v);
+                    }
+                }
+            }
+            let mut candidates = Bitset::full(n);
+            for v in 0..n {
+                if next() % 5 == 0 {
+                    candidates.remove(v);
+                }
+            }
+            let adjacency = Adjacency::new(&g);
+            let (_, plain) = split(colour(&adjacency, &candidates, 0, false, true));
+            let kmin = (next() % (plain.last().copied().unwrap_or(0) as u64 + 2)) as usize;
+            let full = colour(&adjacency, &candidates, kmin, infra, true);
+            // Without the low classes: the same branching vertices and colours.
+            let branching = colour(&adjacency, &candidates, kmin, infra, false);
+            let low = full.iter().filter(|&&(_, c)| (c as usize) < kmin).count();
+            assert_eq!(branching[..], full[low..], "round {round}");
+            let (order, colours) = split(full);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                sorted,
+                candidates.iter().collect::<Vec<_>>(),
+                "round {round}"
+            );
+            assert!(colours.windows(2).all(|w| w[0] <= w[1] && w[1] <= w[0] + 1));
+            assert!(colours.last() <= plain.last(), "round {round}");
+            for (i, &c) in colours.iter().enumerate() {
+                if colours.get(i + 1) != Some(&c) {
+                    assert!(
+                        omega(&g, &order[..=i]) <= c,
+                        "round {round}: prefix up to colour {c}"
+                    );
+                }
+            }
+            let mut proper = true;
+            for (i, &u) in order.iter().enumerate() {
+                for (j, &v) in order.iter().enumerate().skip(i + 1) {
+                    proper &= colours[i] != colours[j] || !g.has_edge(u, v);
+                }
+            }
+            // Only absorbed vertices share a colour with a neighbour.
+            assert!(proper || infra, "round {round}");
+            absorbing_rounds += usize::from(!proper);
+        }
+        assert!(absorbing_rounds > 0, "the infra-chromatic rule never fired");
+    }
+}
