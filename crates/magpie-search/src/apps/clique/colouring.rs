@@ -59,6 +59,9 @@ struct Scratch {
     /// The classes below `kmin`, `words` each.
     low: Vec<u64>,
     frozen: Vec<bool>,
+    /// The unfrozen low classes where the vertex being renumbered has exactly one
+    /// neighbour, with that neighbour: `(class, neighbour)`.
+    singles: Vec<(u32, u32)>,
     /// The vertices of the other classes, class by class, ascending in each.
     high: Vec<u32>,
     /// Where each of those classes ends in `high`.
@@ -212,18 +215,21 @@ fn renumber_all<const W: usize>(
     let Scratch {
         low: classes,
         frozen,
+        singles,
         high,
         absorbed,
         ..
     } = scratch;
     frozen.clear();
     frozen.resize(low, false);
+    let mut unfrozen = low;
     for slot in high.iter_mut() {
         let v = *slot as usize;
-        if let Some(k1) = renumber::<W>(adjacency, classes, frozen, v) {
+        if let Some(k1) = renumber::<W>(adjacency, classes, frozen, v, singles) {
             classes[k1 * words + v / 64] |= 1 << (v % 64);
             *slot = MOVED;
-        } else if infra && absorb::<W>(adjacency, classes, frozen, v) {
+        } else if infra && unfrozen >= 2 && absorb::<W>(adjacency, classes, frozen, v, singles) {
+            unfrozen -= 2;
             absorbed.push(*slot);
             *slot = MOVED;
         }
@@ -232,16 +238,19 @@ fn renumber_all<const W: usize>(
 
 /// Finds a low class that `v` can join, moving at most one vertex of it up into
 /// another low class; returns the class's index (the caller inserts `v`). Frozen
-/// classes are left as they are.
+/// classes are left as they are. On failure `singles` holds the classes where `v`
+/// has a single neighbour, for [`absorb`].
 fn renumber<const W: usize>(
     adjacency: &Adjacency,
     classes: &mut [u64],
     frozen: &[bool],
     v: usize,
+    singles: &mut Vec<(u32, u32)>,
 ) -> Option<usize> {
     let words = adjacency.width::<W>();
     let nv = adjacency.row::<W>(v);
     let class = |k: usize| k * words..(k + 1) * words;
+    singles.clear();
     for k1 in (0..frozen.len()).filter(|&k| !frozen[k]) {
         match single_common(&classes[class(k1)], nv) {
             Err(0) => return Some(k1),
@@ -253,6 +262,7 @@ fn renumber<const W: usize>(
                     classes[k2 * words + q / 64] |= 1 << (q % 64);
                     return Some(k1);
                 }
+                singles.push((k1 as u32, q as u32));
             }
             Err(_) => {}
         }
@@ -261,20 +271,20 @@ fn renumber<const W: usize>(
 }
 
 /// The infra-chromatic rule (see [`colour`]): finds two unfrozen low classes that
-/// leave no triangle with `v`, and freezes them.
+/// leave no triangle with `v`, and freezes them. `singles` are the classes where `v`
+/// has a single neighbour (from [`renumber`]; none was frozen since).
 fn absorb<const W: usize>(
     adjacency: &Adjacency,
     classes: &[u64],
     frozen: &mut [bool],
     v: usize,
+    singles: &[(u32, u32)],
 ) -> bool {
     let words = adjacency.width::<W>();
     let nv = adjacency.row::<W>(v);
     let class = |k: usize| &classes[k * words..(k + 1) * words];
-    for k1 in (0..frozen.len()).filter(|&k| !frozen[k]) {
-        let Ok(q) = single_common(class(k1), nv) else {
-            continue;
-        };
+    for &(k1, q) in singles {
+        let (k1, q) = (k1 as usize, q as usize);
         let nq = adjacency.row::<W>(q);
         let no_triangle =
             |k2: &usize| *k2 != k1 && !frozen[*k2] && !intersects_both(class(*k2), nv, nq);
