@@ -20,8 +20,9 @@ use crate::svg::{Bar, BarChart, BarSeries};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::output::{self, Out};
 use crate::stats::{ratio_of_medians, Summary};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{mpirun, BenchError, Outcome, RunOptions, TargetCheck};
 
 /// `magpie bench dist`'s options.
 #[derive(Clone, Debug)]
@@ -142,17 +143,12 @@ fn write_random_graph(out: &Path, n: usize, p: f64, seed: u64) -> Result<String,
 
 /// Runs the benchmark: every workload, layouts alternated within each repetition.
 pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
-    let out = &options.common.out_dir;
-    output::prepare_dir(out)?;
+    let mut out = Out::new(&options.common.out_dir)?;
     mpirun::check_binary(&options.magpie)?;
-    let reps = options
-        .common
-        .reps
-        .unwrap_or(if options.common.quick { 3 } else { 11 });
+    let reps = options.common.reps_or(3, 11);
     let mut runs = Vec::new();
-    let mut outcome = Outcome::default();
     let mut rows = Vec::new();
-    for (workload, args) in workloads(options.common.quick, out)? {
+    for (workload, args) in workloads(options.common.quick, &out.dir)? {
         let mut answer: Option<Value> = None;
         let mut seconds: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
         for rep in 0..reps {
@@ -192,8 +188,7 @@ pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
                 runs.push(run);
             }
         }
-        let one = Summary::of(&seconds[0]).ok_or_else(|| BenchError::Invalid("no runs".into()))?;
-        let two = Summary::of(&seconds[1]).ok_or_else(|| BenchError::Invalid("no runs".into()))?;
+        let (one, two) = (Summary::try_of(&seconds[0])?, Summary::try_of(&seconds[1])?);
         // Speed ratio: one rank's time over two ranks' (> 1: two ranks faster).
         let ratio = ratio_of_medians(&one, &two).unwrap_or(0.0);
         let distributed: Vec<&Run> = runs
@@ -221,25 +216,18 @@ pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
                 0.0
             },
         });
-        outcome.targets.push(TargetCheck {
+        out.targets.push(TargetCheck {
             name: format!("{workload}: 2 ranks x 1 thread >= {TARGET}x 1 rank x 2 threads"),
             measured: Some(ratio),
             threshold: TARGET,
         });
     }
-    outcome
-        .files
-        .push(mpirun::write_csv(out, "dist_runs.csv", &runs)?);
-    outcome
-        .files
-        .push(mpirun::write_csv(out, "dist_summary.csv", &rows)?);
-    outcome.files.push(plot(out, &rows)?);
-    let report = report(&rows, reps);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "dist_report.txt", &report)?);
-    Ok(outcome)
+    out.rows("dist_runs.csv", &runs)?;
+    out.rows("dist_summary.csv", &rows)?;
+    out.file("dist.svg", &chart(&rows).render())?;
+    let text = report(&rows, reps) + &crate::table::targets(&out.targets);
+    out.say(&text);
+    out.finish("dist_report.txt")
 }
 
 fn report(rows: &[Row], reps: usize) -> String {
@@ -256,14 +244,9 @@ fn report(rows: &[Row], reps: usize) -> String {
         "idleCPU"
     );
     for r in rows {
-        let verdict = if r.speed_ratio >= TARGET {
-            "PASS"
-        } else {
-            "MISS"
-        };
         let _ = writeln!(
             text,
-            "{:<24} {:>7.3} [{:.3}..{:.3}] {:>7.3} [{:.3}..{:.3}] {:>6.2} {verdict} {:>5.1} {:>9.0} {:>9.0} {:>6.1}%",
+            "{:<24} {:>7.3} [{:.3}..{:.3}] {:>7.3} [{:.3}..{:.3}] {:>6.2} {:>9.1} {:>9.0} {:>9.0} {:>6.1}%",
             r.workload,
             r.one_rank_median_s,
             r.one_rank_min_s,
@@ -282,7 +265,7 @@ fn report(rows: &[Row], reps: usize) -> String {
 }
 
 /// Median seconds per workload and layout, with min–max whiskers.
-fn plot(out: &Path, rows: &[Row]) -> Result<PathBuf, BenchError> {
+fn chart(rows: &[Row]) -> BarChart {
     let bars = |one_rank: bool| -> Vec<Option<Bar>> {
         rows.iter()
             .map(|r| {
@@ -300,7 +283,7 @@ fn plot(out: &Path, rows: &[Row]) -> Result<PathBuf, BenchError> {
             })
             .collect()
     };
-    let chart = BarChart {
+    BarChart {
         title: "distribution overhead: median search time".into(),
         y_label: "seconds (min..max)".into(),
         x_label: "workload".into(),
@@ -315,6 +298,5 @@ fn plot(out: &Path, rows: &[Row]) -> Result<PathBuf, BenchError> {
                 bars: bars(false),
             },
         ],
-    };
-    output::write_file(out, "dist.svg", &chart.render())
+    }
 }

@@ -15,9 +15,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::output::Out;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{BenchError, Outcome, RunOptions, TargetCheck};
 
 const THREADS: usize = 2;
 const RUNTIMES: [&str; 3] = ["magpie", "rayon", "sequential"];
@@ -241,18 +242,11 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let out = &options.out_dir;
-    output::prepare_dir(out)?;
-    let reps = options.reps.unwrap_or(if options.quick { 3 } else { 11 });
+    let mut out = Out::new(&options.out_dir)?;
+    let reps = options.reps_or(3, 11);
     let pools = Pools {
-        magpie: magpie::ThreadPoolBuilder::new()
-            .num_threads(THREADS)
-            .build()
-            .map_err(|e| BenchError::Invalid(format!("magpie pool: {e}")))?,
-        rayon: rayon::ThreadPoolBuilder::new()
-            .num_threads(THREADS)
-            .build()
-            .map_err(|e| BenchError::Invalid(format!("rayon pool: {e}")))?,
+        magpie: crate::pool::run::magpie_pool(THREADS)?,
+        rayon: crate::pool::run::rayon_pool(THREADS)?,
     };
     let inputs = Inputs::new(options.quick);
     let cells = WORKLOADS.len() * RUNTIMES.len();
@@ -310,25 +304,12 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             threshold: 1.0,
         });
     }
-    let mut outcome = Outcome {
-        files: vec![
-            mpirun::write_csv(out, "iter_runs.csv", &runs)?,
-            mpirun::write_csv(out, "iter_summary.csv", &rows)?,
-        ],
-        targets,
-    };
-    let chart = chart(&times, reps);
-    outcome.files.push(output::write_file(
-        out,
-        "iter_speedup.svg",
-        &chart.render(),
-    )?);
-    let report = report(&rows, &outcome.targets, reps, options.quick);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "iter_report.txt", &report)?);
-    Ok(outcome)
+    out.rows("iter_runs.csv", &runs)?;
+    out.rows("iter_summary.csv", &rows)?;
+    out.file("iter_speedup.svg", &chart(&times, reps).render())?;
+    out.say(&report(&rows, &targets, reps, options.quick));
+    out.targets = targets;
+    out.finish("iter_report.txt")
 }
 
 /// Speedup over the sequential iterator, per repetition (median, min..max).
@@ -389,15 +370,5 @@ fn report(rows: &[SummaryRow], targets: &[TargetCheck], reps: usize, quick: bool
             r.x_sequential
         );
     }
-    for t in targets {
-        let _ = writeln!(
-            text,
-            "{:<58} {:>6.2}x >= {:.2}x {}",
-            t.name,
-            t.measured.unwrap_or(f64::NAN),
-            t.threshold,
-            if t.passed() { "PASS" } else { "MISS" }
-        );
-    }
-    text
+    text + &crate::table::targets(targets)
 }

@@ -46,6 +46,18 @@ pub struct RunOptions {
     pub out_dir: PathBuf,
 }
 
+impl RunOptions {
+    /// `--reps` if given, else `quick` or `full` repetitions.
+    pub fn reps_or(&self, quick: usize, full: usize) -> usize {
+        self.reps.unwrap_or(if self.quick { quick } else { full })
+    }
+}
+
+/// The shared data folder: `MAGPIE_DATA`, default `../shared/data`.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("MAGPIE_DATA").map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
+}
+
 /// Why a benchmark could not run or could not write its results.
 #[derive(Debug)]
 pub enum BenchError {

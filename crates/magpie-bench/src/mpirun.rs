@@ -1,10 +1,9 @@
 //! Running the MPI build of `magpie` under `mpirun` for the distributed benchmarks
 //! ([`dist`](crate::dist), [`nodepolicy`](crate::nodepolicy)), and writing their rows.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::BenchError;
@@ -74,20 +73,4 @@ pub fn check_binary(magpie: &Path) -> Result<(), BenchError> {
         "{} not found: build it with cargo build --release -p magpie-cli --features mpi",
         magpie.display()
     )))
-}
-
-/// Writes `rows` as `out/name` with a header from their field names.
-pub fn write_csv<T: Serialize>(out: &Path, name: &str, rows: &[T]) -> Result<PathBuf, BenchError> {
-    let path = out.join(name);
-    let io = |source: std::io::Error| BenchError::Io {
-        what: "write",
-        path: path.clone(),
-        source,
-    };
-    let mut writer = csv::Writer::from_path(&path).map_err(|e| io(e.into()))?;
-    for row in rows {
-        writer.serialize(row).map_err(|e| io(e.into()))?;
-    }
-    writer.flush().map_err(io)?;
-    Ok(path)
 }

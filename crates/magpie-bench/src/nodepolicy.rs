@@ -21,12 +21,13 @@
 //! genus 35; `--quick`: brock200_4, genus 26, 1, 2 and 4 ranks, 2 runs.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::output::Out;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{mpirun, BenchError, Outcome, RunOptions, TargetCheck};
 
 /// How much slower the slow ranks of the imbalanced scenario are.
 pub const SLOWDOWN: f64 = 3.0;
@@ -87,11 +88,10 @@ fn mean_sd(xs: &[f64]) -> (f64, f64) {
 
 /// Runs the evaluation.
 pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
-    let out = &options.common.out_dir;
-    output::prepare_dir(out)?;
+    let mut out = Out::new(&options.common.out_dir)?;
     mpirun::check_binary(&options.magpie)?;
     let quick = options.common.quick;
-    let reps = options.common.reps.unwrap_or(if quick { 2 } else { 10 });
+    let reps = options.common.reps_or(2, 10);
     let (graph, genus, rank_counts): (&str, &str, &[usize]) = if quick {
         ("brock200_4", "26", &[2, 4])
     } else {
@@ -143,25 +143,21 @@ pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
             }
         }
     }
-    let mut outcome = Outcome {
-        targets: targets(&cells),
-        ..Outcome::default()
-    };
-    outcome
-        .files
-        .push(mpirun::write_csv(out, "nodepolicy_runs.csv", &runs)?);
-    outcome
-        .files
-        .push(mpirun::write_csv(out, "nodepolicy_summary.csv", &cells)?);
+    out.rows("nodepolicy_runs.csv", &runs)?;
+    out.rows("nodepolicy_summary.csv", &cells)?;
     for (app, _) in &apps {
-        outcome.files.push(plot(out, app, &cells)?);
+        let file: String = app
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        out.file(
+            &format!("nodepolicy_{file}.svg"),
+            &chart(app, &cells).render(),
+        )?;
     }
-    let report = report(&cells, reps);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "nodepolicy_report.txt", &report)?);
-    Ok(outcome)
+    out.targets = targets(&cells);
+    out.say(&(report(&cells, reps) + &crate::table::targets(&out.targets)));
+    out.finish("nodepolicy_report.txt")
 }
 
 /// `reps` runs of every policy on one cell, policies alternated (rotated per
@@ -319,26 +315,13 @@ fn report(cells: &[Cell], reps: usize) -> String {
         );
     }
     text.push_str("targets (random / performance mean time, threshold):\n");
-    for t in targets(cells) {
-        let measured = t.measured.unwrap_or(f64::NAN);
-        let verdict = if t.passed() { "PASS" } else { "MISS" };
-        let _ = writeln!(
-            text,
-            "  {}: {measured:.3} (>= {:.3}) {verdict}",
-            t.name, t.threshold
-        );
-    }
     text
 }
 
 /// Mean time per (ranks, scenario) group, one bar per policy, with min–max whiskers.
-fn plot(out: &Path, app: &str, cells: &[Cell]) -> Result<PathBuf, BenchError> {
-    let file: String = app
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+fn chart(app: &str, cells: &[Cell]) -> BarChart {
     let cells: Vec<&Cell> = cells.iter().filter(|c| c.app == app).collect();
-    let chart = BarChart {
+    BarChart {
         title: format!("{app}: mean time by node policy"),
         y_label: "seconds (min..max)".into(),
         x_label: "ranks, scenario".into(),
@@ -363,8 +346,7 @@ fn plot(out: &Path, app: &str, cells: &[Cell]) -> Result<PathBuf, BenchError> {
                     .collect(),
             })
             .collect(),
-    };
-    output::write_file(out, &format!("nodepolicy_{file}.svg"), &chart.render())
+    }
 }
 
 #[cfg(test)]

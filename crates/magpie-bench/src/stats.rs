@@ -40,13 +40,14 @@ impl Summary {
         })
     }
 
+    /// [`Summary::of`], with an error when there is no valid sample.
+    pub fn try_of(samples: &[f64]) -> Result<Summary, crate::BenchError> {
+        Summary::of(samples).ok_or_else(|| crate::BenchError::Worker("no valid samples".into()))
+    }
+
     /// Summarises each sample set in turn; an error if any set has no valid sample.
     pub fn of_each(sets: &[Vec<f64>]) -> Result<Vec<Summary>, crate::BenchError> {
-        sets.iter()
-            .map(|s| {
-                Summary::of(s).ok_or_else(|| crate::BenchError::Worker("no valid samples".into()))
-            })
-            .collect()
+        sets.iter().map(|s| Summary::try_of(s)).collect()
     }
 
     /// Relative spread `(max - min) / median` in percent (0 when the median is 0).

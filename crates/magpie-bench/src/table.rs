@@ -50,6 +50,20 @@ impl Table {
     }
 }
 
+/// The target checks as a table with a `PASS`/`MISS` verdict each.
+pub fn targets(targets: &[crate::TargetCheck]) -> String {
+    let mut t = Table::new(&["target", "measured", "need", "verdict"], 1);
+    for c in targets {
+        t.row(&[
+            c.name.clone(),
+            c.measured.map_or("n/a".into(), |m| format!("{m:.2}x")),
+            format!(">= {:.2}x", c.threshold),
+            if c.passed() { "PASS" } else { "MISS" }.to_string(),
+        ]);
+    }
+    t.render()
+}
+
 /// Formats a rate compactly with an SI suffix, e.g. `412.3M`.
 pub fn si(x: f64) -> String {
     let (v, suffix) = if x.abs() >= 1e9 {

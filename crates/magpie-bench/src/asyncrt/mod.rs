@@ -12,9 +12,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::output::Out;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{BenchError, Outcome, RunOptions, TargetCheck};
 use micro::WORKLOADS;
 use runtimes::{Kind, Rt, KINDS};
 
@@ -43,9 +44,8 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let out = &options.out_dir;
-    output::prepare_dir(out)?;
-    let reps = options.reps.unwrap_or(if options.quick { 3 } else { 9 });
+    let mut out = Out::new(&options.out_dir)?;
+    let reps = options.reps_or(3, 9);
     let iterations = if options.quick { 10 } else { 50 };
     let rts = KINDS
         .iter()
@@ -100,13 +100,8 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             threshold: 1.0,
         });
     }
-    let mut outcome = Outcome {
-        files: vec![
-            mpirun::write_csv(out, "async_runs.csv", &runs)?,
-            mpirun::write_csv(out, "async_summary.csv", &rows)?,
-        ],
-        targets,
-    };
+    out.rows("async_runs.csv", &runs)?;
+    out.rows("async_summary.csv", &rows)?;
     let chart = BarChart {
         title: format!("Scheduler microbenchmarks, {WORKERS} workers, median of {reps}"),
         y_label: "tokio time / time (higher is faster; bars = min..max)".into(),
@@ -130,9 +125,7 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             })
             .collect(),
     };
-    outcome
-        .files
-        .push(output::write_file(out, "async_micro.svg", &chart.render())?);
+    out.file("async_micro.svg", &chart.render())?;
     let mut text = format!(
         "scheduler microbenchmarks, {WORKERS} workers, {reps} interleaved repetitions of \
          {iterations} iterations{}\n{:<18} {:<7} {:>11} {:>11} {:>11} {:>8} {:>8}\n",
@@ -156,19 +149,8 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             r.workload, r.runtime, r.median_us, r.min_us, r.max_us, r.spread_pct, r.x_tokio
         );
     }
-    for t in &outcome.targets {
-        let _ = writeln!(
-            text,
-            "{:<44} {:>6.3}x >= {:.2}x {}",
-            t.name,
-            t.measured.unwrap_or(f64::NAN),
-            t.threshold,
-            if t.passed() { "PASS" } else { "MISS" }
-        );
-    }
-    print!("{text}");
-    outcome
-        .files
-        .push(output::write_file(out, "async_report.txt", &text)?);
-    Ok(outcome)
+    text.push_str(&crate::table::targets(&targets));
+    out.say(&text);
+    out.targets = targets;
+    out.finish("async_report.txt")
 }

@@ -21,9 +21,10 @@ use std::process::{Child, Command, Stdio};
 use serde::Serialize;
 
 use crate::asyncrt::runtimes::{Kind, KINDS};
+use crate::output::Out;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{BenchError, Outcome, RunOptions, TargetCheck};
 
 /// Worker threads of every server.
 pub const WORKERS: usize = 2;
@@ -121,12 +122,11 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         println!("!!!!!!!! SKIPPED: bench http needs wrk (apt-get install wrk) !!!!!!!!");
         return Ok(Outcome::default());
     }
-    let out = &options.out_dir;
-    output::prepare_dir(out)?;
+    let mut out = Out::new(&options.out_dir)?;
     wrk::raise_fd_limit();
     let exe = server_exe()?;
     let secs = if options.quick { 2 } else { 10 };
-    let reps = options.reps.unwrap_or(if options.quick { 2 } else { 5 });
+    let reps = options.reps_or(2, 5);
     let cells = CONNECTIONS.len() * KINDS.len();
     let cell = |i: usize| (CONNECTIONS[i / KINDS.len()], KINDS[i % KINDS.len()]);
     let mut runs: Vec<Vec<RunRow>> = vec![Vec::new(); cells];
@@ -200,24 +200,13 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         },
     ];
     let all_runs: Vec<RunRow> = runs.into_iter().flatten().collect();
-    let mut outcome = Outcome {
-        files: vec![
-            mpirun::write_csv(out, "http_runs.csv", &all_runs)?,
-            mpirun::write_csv(out, "http_summary.csv", &rows)?,
-        ],
-        targets,
-    };
-    outcome.files.push(output::write_file(
-        out,
-        "http_rps.svg",
-        &chart(&summaries, reps, secs).render(),
-    )?);
-    let report = report(&rows, &outcome.targets, reps, secs, options.quick);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "http_report.txt", &report)?);
-    Ok(outcome)
+    out.rows("http_runs.csv", &all_runs)?;
+    out.rows("http_summary.csv", &rows)?;
+    out.file("http_rps.svg", &chart(&summaries, reps, secs).render())?;
+    let report = report(&rows, &targets, reps, secs, options.quick);
+    out.say(&report);
+    out.targets = targets;
+    out.finish("http_report.txt")
 }
 
 fn chart(summaries: &[Summary], reps: usize, secs: u64) -> BarChart {
@@ -282,15 +271,5 @@ fn report(
             r.x_tokio_rps
         );
     }
-    for t in targets {
-        let _ = writeln!(
-            text,
-            "{:<56} {:>6.3}x >= {:.2}x {}",
-            t.name,
-            t.measured.unwrap_or(f64::NAN),
-            t.threshold,
-            if t.passed() { "PASS" } else { "MISS" }
-        );
-    }
-    text
+    text + &crate::table::targets(targets)
 }

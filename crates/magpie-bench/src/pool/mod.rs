@@ -38,7 +38,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use crate::output::Out;
+use crate::{affinity, BenchError, Outcome, RunOptions};
 use report::{Info, Measured};
 use run::{
     Config, Pools, Runtime, Workload, FORK_JOIN, FORK_JOIN_SPEEDUP, JOIN_PEERS, JOIN_PEERS_SPEEDUP,
@@ -164,15 +165,13 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     if opts.reps == Some(0) {
         return Err(BenchError::Invalid("--reps must be at least 1".into()));
     }
-    output::prepare_dir(&opts.out_dir)?;
     run_params(&Params::new(opts.quick, opts.reps), &opts.out_dir)
 }
 
-/// [`run()`] with explicit sizes, into the existing directory `dir`.
+/// [`run()`] with explicit sizes.
 pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
-    let env = environment_note(p);
-    println!("{env}");
-    let mut report = env;
+    let mut out = Out::new(dir)?;
+    out.say(&environment_note(p));
 
     let mut workloads = p.workloads()?;
     let infos: Vec<Info> = workloads.iter().map(|w| Info::of(w.as_ref())).collect();
@@ -193,7 +192,7 @@ pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
     }
     bar.finish_and_clear();
 
-    let r = report::render(
+    report::render(
         &Measured {
             infos: &infos,
             cells: &cells,
@@ -202,18 +201,9 @@ pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
             reps: p.reps,
         },
         &runs,
-        dir,
+        &mut out,
     )?;
-    print!("{}", r.text);
-    report.push_str(&r.text);
-    let mut outcome = Outcome {
-        files: r.files,
-        targets: r.targets,
-    };
-    outcome
-        .files
-        .push(output::write_file(dir, "report.txt", &report)?);
-    Ok(outcome)
+    out.finish("report.txt")
 }
 
 /// The sizes, the machine (cores, load) and, in quick mode, that the sizes are reduced.
@@ -295,7 +285,6 @@ mod tests {
     #[test]
     fn tiny_run_writes_every_file() {
         let dir = std::env::temp_dir().join(format!("magpie-pool-test-{}", std::process::id()));
-        output::prepare_dir(&dir).unwrap();
         let p = Params {
             reps: 2,
             fib_n: 12,

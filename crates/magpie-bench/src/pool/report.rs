@@ -5,16 +5,15 @@
 //! rayon; for spawn workloads it equals the ratio of tasks/s), and the speedup is the
 //! 1-thread median time over the 2-thread median time of the same runtime.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::run::{Cell, Config, Runtime, Workload, RUNS_HEADER, THREADS};
 use crate::csv::Csv;
-use crate::queue::render_targets;
+use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
+use crate::{BenchError, TargetCheck};
 
 /// What the report needs to know about a workload (the workloads themselves, with their
 /// trees and arrays, are dropped before the idle measurement).
@@ -86,16 +85,6 @@ pub struct Measured<'a> {
     pub reps: usize,
 }
 
-/// Text, files and targets of the report.
-pub struct Rendered {
-    /// Tables and notes, as printed.
-    pub text: String,
-    /// Files written.
-    pub files: Vec<PathBuf>,
-    /// Target checks.
-    pub targets: Vec<TargetCheck>,
-}
-
 /// `base.median / s.median` with the range from `s`'s min..max: how much faster `s` is
 /// than `base` (times, so lower is faster).
 fn speed_bar(base: &Summary, s: &Summary) -> Option<Bar> {
@@ -156,16 +145,15 @@ impl Lookup<'_> {
 }
 
 /// Writes `pool_runs.csv`, `pool_summary.csv`, `idle_runs.csv`, `idle_summary.csv`,
-/// `pool_vs_rayon.svg`, `pool_speedup.svg` and `idle_cpu.svg` into `dir`; returns the
-/// tables and the target checks.
-pub fn render(m: &Measured<'_>, runs: &Csv, dir: &Path) -> Result<Rendered, BenchError> {
+/// `pool_vs_rayon.svg`, `pool_speedup.svg` and `idle_cpu.svg`; prints the tables and
+/// checks the targets.
+pub fn render(m: &Measured<'_>, runs: &Csv, out: &mut Out) -> Result<(), BenchError> {
     let samples: Vec<Vec<f64>> = m.cells.iter().map(|c| c.secs.clone()).collect();
     let lk = Lookup {
         m,
         sums: Summary::of_each(&samples)?,
     };
     let mut text = String::new();
-    let mut files = Vec::new();
     let (table, summary) = main_table(&lk);
     text.push_str(&format!(
         "\n== fork-join and spawn: median time per run, {} reps ==\n",
@@ -184,7 +172,7 @@ pub fn render(m: &Measured<'_>, runs: &Csv, dir: &Path) -> Result<Rendered, Benc
     text.push_str(&format!(
         "\n-- pool targets (medians, same run, {THREADS} threads) --\n"
     ));
-    text.push_str(&render_targets(&targets));
+    text.push_str(&crate::table::targets(&targets));
     for (name, contents) in [
         ("pool_runs.csv", runs.render()),
         ("pool_summary.csv", summary.render()),
@@ -194,13 +182,11 @@ pub fn render(m: &Measured<'_>, runs: &Csv, dir: &Path) -> Result<Rendered, Benc
         ("pool_speedup.svg", speedup_chart(&lk).render()),
         ("idle_cpu.svg", idle_chart.render()),
     ] {
-        files.push(output::write_file(dir, name, &contents)?);
+        out.file(name, &contents)?;
     }
-    Ok(Rendered {
-        text,
-        files,
-        targets,
-    })
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }
 
 /// An empty per-run CSV with the columns [`super::run::measure`] fills.

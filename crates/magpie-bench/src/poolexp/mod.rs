@@ -36,7 +36,8 @@ pub mod view;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use crate::output::Out;
+use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Queue capacity `C`, as in the paper (and the queue benchmark).
 pub const CAPACITY: usize = crate::queue::CAPACITY;
@@ -79,16 +80,13 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     if opts.reps == Some(0) {
         return Err(BenchError::Invalid("--reps must be at least 1".into()));
     }
-    let dir = opts.out_dir.clone();
-    output::prepare_dir(&dir)?;
+    let mut out = Out::new(&opts.out_dir)?;
     let p = Params::new(opts.quick, opts.reps);
     let all = policies::names();
     for name in &all {
         policies::get(name)?;
     }
-    let env = environment_note(&p, &all);
-    println!("{env}");
-    let mut report_text = env;
+    out.say(&environment_note(&p, &all));
 
     let mut csv = exp::runs_csv();
     let mut results = report::Results::default();
@@ -104,39 +102,24 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
         results.push(cells, samples)?;
     }
 
-    let r = report::render(&results, &p, &all);
-    print!("{}", r.text);
-    report_text.push_str(&r.text);
-    let mut outcome = Outcome {
-        files: output::write_tables(&dir, "poolexp", &csv, &r.summary)?,
-        targets: r.targets,
-    };
-    for (name, svg) in r.charts {
-        outcome.files.push(output::write_file(&dir, &name, &svg)?);
-    }
-    outcome
-        .files
-        .push(output::write_file(&dir, "report.txt", &report_text)?);
-    Ok(outcome)
+    report::render(&results, &p, &all, &csv, &mut out)?;
+    out.finish("report.txt")
 }
 
 /// One paragraph about the machine, the sizes and the choices made.
 fn environment_note(p: &Params, policies: &[&str]) -> String {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "n/a".into());
     let mut s = String::new();
     let _ = writeln!(
         s,
         "poolexp bench (BWoS §6.2.3): C = {} u64 items per queue, k in {:?} % of C, N in {:?}; \
-         {} reps of {} ms per cell; {} core(s) available; load average (1 min) {load}",
+         {} reps of {} ms per cell; {} core(s) available; {}",
         p.cap,
         exp::K_PCT,
         WORKERS,
         p.reps,
         p.duration.as_millis(),
-        p.cores
+        p.cores,
+        affinity::load_note(p.cores, "see spread % and min cpu %")
     );
     let _ = writeln!(s, "policies: {}", policies.join(", "));
     s.push_str(
@@ -154,15 +137,6 @@ fn environment_note(p: &Params, policies: &[&str]) -> String {
             "quick mode: N = 8 runs only the random policy and magpie's best policies at N = 2 \
              (k = 100 %); the full mode runs every policy at every N\n",
         );
-    }
-    if let Ok(l) = load.parse::<f64>() {
-        if l >= 0.5 {
-            let _ = writeln!(
-                s,
-                "WARNING: machine busy before the run (load {l:.2} on {} cores): expect noise; see spread % and min cpu %",
-                p.cores
-            );
-        }
     }
     s
 }

@@ -14,7 +14,8 @@ use super::exp::{cell_csv, policies_at, Cell, Sample, K_PCT, NO_POLICY};
 use super::policies::RANDOM;
 use super::{Params, WORKERS};
 use crate::csv::Csv;
-use crate::queue::{render_targets, Family, Flavour, Impl};
+use crate::output::Out;
+use crate::queue::{Family, Flavour, Impl};
 use crate::stats::{median, ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries, LineChart, LineSeries, Point};
 use crate::table::{si, Table};
@@ -138,24 +139,19 @@ impl Results {
     }
 }
 
-/// Everything rendered from the results.
-pub struct Rendered {
-    /// Tables, notes and target checks as printed.
-    pub text: String,
-    /// One row per cell.
-    pub summary: Csv,
-    /// `(file name, SVG document)`.
-    pub charts: Vec<(String, String)>,
-    /// Target checks.
-    pub targets: Vec<TargetCheck>,
-}
-
 fn imp(family: Family, flavour: Flavour) -> Impl {
     Impl { family, flavour }
 }
 
-/// Renders tables, summary CSV, charts and targets. `all` = every policy magpie offers.
-pub fn render(r: &Results, p: &Params, all: &[&str]) -> Rendered {
+/// Writes the run and summary CSVs and the charts, prints the tables and checks the
+/// targets. `all` = every policy magpie offers.
+pub fn render(
+    r: &Results,
+    p: &Params,
+    all: &[&str],
+    runs: &Csv,
+    out: &mut Out,
+) -> Result<(), BenchError> {
     let mut text = String::new();
     let mut summary = summary_csv();
     for n in r.workers() {
@@ -208,13 +204,14 @@ pub fn render(r: &Results, p: &Params, all: &[&str]) -> Rendered {
     );
     let targets = targets(r);
     text.push('\n');
-    text.push_str(&render_targets(&targets));
-    Rendered {
-        text,
-        summary,
-        charts: charts(r, p),
-        targets,
+    text.push_str(&crate::table::targets(&targets));
+    out.tables("poolexp", runs, &summary)?;
+    for (name, svg) in charts(r, p) {
+        out.file(&name, &svg)?;
     }
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }
 
 /// `a/b/c` of three optional values with `d` decimals.
@@ -554,15 +551,26 @@ mod tests {
             cores: 2,
             quick: true,
         };
-        let out = render(&results(), &p, &[RANDOM, "b", "c"]);
+        let dir = std::env::temp_dir().join(format!("magpie-poolexp-{}", std::process::id()));
+        let mut out = Out::new(&dir).unwrap();
+        render(
+            &results(),
+            &p,
+            &[RANDOM, "b", "c"],
+            &Csv::new(&["x"]),
+            &mut out,
+        )
+        .unwrap();
         assert!(out.text.contains("N = 2 queues, LIFO"));
         assert!(out.text.contains("2 of 3 policies run"));
-        assert_eq!(out.summary.len(), 6 * (1 + 3 * 2));
-        // Per flavour: one line chart and three bar charts.
-        assert_eq!(out.charts.len(), 2 * 4);
-        assert!(out
-            .charts
-            .iter()
-            .all(|(_, svg)| svg.contains("<svg") && svg.trim_end().ends_with("</svg>")));
+        let summary = std::fs::read_to_string(&out.files[1]).unwrap();
+        assert_eq!(summary.lines().count(), 1 + 6 * (1 + 3 * 2));
+        // Two CSVs, then per flavour one line chart and three bar charts.
+        assert_eq!(out.files.len(), 2 + 2 * 4);
+        for svg in &out.files[2..] {
+            let svg = std::fs::read_to_string(svg).unwrap();
+            assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

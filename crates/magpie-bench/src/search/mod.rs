@@ -26,7 +26,7 @@ use std::path::PathBuf;
 
 use magpie_search::Coordination;
 
-use crate::{output, BenchError, Outcome, RunOptions};
+use crate::{BenchError, Outcome, RunOptions};
 use measure::NamedCoordination;
 use workload::Workload;
 
@@ -68,8 +68,7 @@ const BUDGET: NamedCoordination = ("budget", Coordination::Budget { backtracks: 
 impl Params {
     /// Loads the instances (untimed).
     pub fn new(quick: bool, reps: Option<usize>) -> Result<Params, BenchError> {
-        let data = std::env::var_os("MAGPIE_DATA")
-            .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
+        let data = crate::data_dir();
         if !data.is_dir() {
             return Err(BenchError::Invalid(format!(
                 "data folder {} not found: run from the repository root with ../shared \
@@ -131,7 +130,7 @@ impl Params {
 /// Runs the three experiments and writes the report into `opts.out_dir`.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     let params = Params::new(opts.quick, opts.reps)?;
-    output::prepare_dir(&opts.out_dir)?;
+    crate::output::prepare_dir(&opts.out_dir)?;
     println!(
         "search skeletons: {} repetitions{} (data {})",
         params.reps,

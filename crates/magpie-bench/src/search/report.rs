@@ -7,10 +7,11 @@ use std::path::Path;
 use super::measure::{coordination_name, for_workload, Sample};
 use super::Params;
 use crate::csv::Csv;
+use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::Table;
-use crate::{output, BenchError, Outcome, TargetCheck};
+use crate::{BenchError, Outcome, TargetCheck};
 
 /// Wanted: the sequential skeleton at most 5 % slower than the hand-written solver,
 /// i.e. hand-written time / skeleton time at least 1 / 1.05.
@@ -73,29 +74,25 @@ pub fn write(
     policies: &[Sample],
     dir: &Path,
 ) -> Result<Outcome, BenchError> {
-    let mut outcome = Outcome::default();
+    let mut out = Out::new(dir)?;
     let mut text = String::new();
-    let (table, chart) = overhead_table(params, overhead, &mut outcome.targets);
+    let (table, chart) = overhead_table(params, overhead, &mut out.targets);
     let _ = writeln!(
         text,
         "Skeleton overhead: sequential skeleton vs hand-written solver, no pool, median (min..max) of {} s",
         params.overhead_reps()
     );
     text.push_str(&table);
-    outcome
-        .files
-        .push(output::write_file(dir, "overhead.svg", &chart.render())?);
+    out.file("overhead.svg", &chart.render())?;
 
-    let (table, chart) = speedup_table(params, speedup, &mut outcome.targets);
+    let (table, chart) = speedup_table(params, speedup, &mut out.targets);
     let _ = writeln!(
         text,
         "\nSpeedup from 1 to 2 threads (random victims), median (min..max) s of {}",
         params.reps
     );
     text.push_str(&table);
-    outcome
-        .files
-        .push(output::write_file(dir, "speedup.svg", &chart.render())?);
+    out.file("speedup.svg", &chart.render())?;
 
     let (table, chart) = policy_table(params, policies);
     let _ = writeln!(
@@ -104,23 +101,14 @@ pub fn write(
         params.reps
     );
     text.push_str(&table);
-    outcome
-        .files
-        .push(output::write_file(dir, "policies.svg", &chart.render())?);
+    out.file("policies.svg", &chart.render())?;
 
     if params.quick {
         text.push_str("\nQUICK mode: small instances; the targets are not meaningful here.\n");
     }
-    print!("{text}");
-    outcome
-        .files
-        .push(output::write_file(dir, "report.txt", &text)?);
-    outcome.files.push(output::write_file(
-        dir,
-        "runs.csv",
-        &runs_csv(params, [overhead, speedup, policies]),
-    )?);
-    Ok(outcome)
+    out.say(&text);
+    out.file("runs.csv", &runs_csv(params, [overhead, speedup, policies]))?;
+    out.finish("report.txt")
 }
 
 fn overhead_table(

@@ -3,18 +3,16 @@
 //! the target) or while one producer streams them (informational: then the producer's
 //! rate bounds both).
 
-use std::path::Path;
-
 use magpie_queue::twolock::{Options, StdLock, TasLock, TwoLockQueue};
 
 use super::run::{drain, DrainMode, Run, BATCH};
 use super::Params;
 use crate::csv::Csv;
-use crate::queue::{render_targets, ExpResult};
+use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
+use crate::{BenchError, TargetCheck};
 
 /// Queue configurations of the drain experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +70,7 @@ fn feed_name(prefill: bool) -> &'static str {
 
 /// Runs the experiment; writes `pop_batch_runs.csv`, `pop_batch_summary.csv` and
 /// `pop_batch.svg` into `dir`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let modes = [DrainMode::Batch, DrainMode::Single];
     let cells: Vec<(Queue, bool, DrainMode)> = Queue::ALL
         .iter()
@@ -188,8 +186,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             })
             .collect(),
     };
-    let mut files = output::write_tables(dir, "pop_batch", &runs, &summary)?;
-    files.push(output::write_file(dir, "pop_batch.svg", &chart.render())?);
+    out.tables("pop_batch", &runs, &summary)?;
+    out.file("pop_batch.svg", &chart.render())?;
     let mut text = format!(
         "\n== pop_batch({BATCH}) vs {BATCH} x try_pop: one consumer, N = {} items, {} reps; items/s ==\n",
         p.drain_items, p.reps
@@ -199,10 +197,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "pre-filled: one producer pushes all N first, only the drain is timed; streaming: one producer pushes while \
          the consumer drains (producer-bound, informational); batch x = pop_batch median / {BATCH} x try_pop median\n\n"
     ));
-    text.push_str(&render_targets(&targets));
-    Ok(ExpResult {
-        text,
-        files,
-        targets,
-    })
+    text.push_str(&crate::table::targets(&targets));
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }

@@ -19,11 +19,10 @@ pub mod run;
 pub mod sides;
 pub mod throughput;
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::queue::render_targets;
-use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use crate::output::Out;
+use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Sizes of the experiments, derived from `--quick` and `--reps`.
 #[derive(Clone, Copy, Debug)]
@@ -75,56 +74,24 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     if opts.reps == Some(0) {
         return Err(BenchError::Invalid("--reps must be at least 1".into()));
     }
-    let dir = opts.out_dir.clone();
-    output::prepare_dir(&dir)?;
+    let mut out = Out::new(&opts.out_dir)?;
     let params = Params::new(opts.quick, opts.reps);
-    let env = environment_note(&params);
-    println!("{env}");
-    let mut report = env;
-    let mut outcome = Outcome::default();
-    for r in [
-        throughput::run(&params, &dir)?,
-        sides::run(&params, &dir)?,
-        batch::run(&params, &dir)?,
-    ] {
-        print!("{}", r.text);
-        report.push_str(&r.text);
-        outcome.files.extend(r.files);
-        outcome.targets.extend(r.targets);
-    }
-    let all = format!(
-        "\n== twolock targets (all) ==\n{}",
-        render_targets(&outcome.targets)
-    );
-    print!("{all}");
-    report.push_str(&all);
-    outcome
-        .files
-        .push(output::write_file(&dir, "report.txt", &report)?);
-    Ok(outcome)
+    out.say(&environment_note(&params));
+    throughput::run(&params, &mut out)?;
+    sides::run(&params, &mut out)?;
+    batch::run(&params, &mut out)?;
+    let all = crate::table::targets(&out.targets);
+    out.say(&format!("\n== twolock targets (all) ==\n{all}"));
+    out.finish("report.txt")
 }
 
 /// One paragraph about the machine: cores and load.
 fn environment_note(p: &Params) -> String {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "n/a".into());
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        "twolock bench: N = {} u64 items per run, {} reps; {} core(s) available; load average (1 min) {load}",
-        p.items, p.reps, p.cores
-    );
-    if let Ok(l) = load.parse::<f64>() {
-        if l >= 0.5 {
-            let _ = write!(
-                s,
-                "\nWARNING: machine busy before the run (load {l:.2} on {} cores): expect noise; see spread %",
-                p.cores
-            );
-        }
-    }
-    s.push('\n');
-    s
+    format!(
+        "twolock bench: N = {} u64 items per run, {} reps; {} core(s) available; {}\n",
+        p.items,
+        p.reps,
+        p.cores,
+        affinity::load_note(p.cores, "see spread %")
+    )
 }

@@ -8,18 +8,16 @@
 //! (every operation contends for the side's lock, or its CAS in the peers). It has no
 //! target; it explains where the two-lock queue gains and loses against `SegQueue`.
 
-use std::path::Path;
-
 use super::configs::{Driver, Impl};
 use super::peers::MpmcQueue;
 use super::run::{one_side, Run, Side};
 use super::Params;
 use crate::csv::Csv;
-use crate::queue::ExpResult;
+use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
-use crate::{output, BenchError};
+use crate::BenchError;
 
 /// The queues compared (bounded peers cannot hold `N` items, so `ArrayQueue` is absent).
 pub const IMPLS: [Impl; 6] = [
@@ -62,7 +60,7 @@ impl Driver for OneSide<'_> {
 }
 
 /// Runs the experiment; writes `sides_runs.csv`, `sides_summary.csv` and `sides.svg`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let cells: Vec<((Side, usize), Impl)> = PHASES
         .iter()
         .flat_map(|&ph| IMPLS.iter().map(move |&i| (ph, i)))
@@ -162,8 +160,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             })
             .collect(),
     };
-    let mut files = output::write_tables(dir, "sides", &runs, &summary)?;
-    files.push(output::write_file(dir, "sides.svg", &chart.render())?);
+    out.tables("sides", &runs, &summary)?;
+    out.file("sides.svg", &chart.render())?;
     let mut text = format!(
         "\n== one side at a time: push-only / pop-only, N = {} u64 items, {} reps; items/s ==\n",
         p.drain_items, p.reps
@@ -174,9 +172,6 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
          pre-filled queue until it is empty (nobody pushes). x2 = every operation contends with the other \
          thread of its side. Informational (no target): the mixed P,K runs above are made of these phases.\n",
     );
-    Ok(ExpResult {
-        text,
-        files,
-        targets: Vec::new(),
-    })
+    out.say(&text);
+    Ok(())
 }

@@ -8,16 +8,14 @@
 //! combinations, their optimal-order base, the peers). Repetitions are interleaved over
 //! all cells.
 
-use std::path::Path;
-
 use super::configs::Impl;
 use super::Params;
 use crate::csv::Csv;
-use crate::queue::{render_targets, ExpResult};
+use crate::output::Out;
 use crate::stats::{median, CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
+use crate::{BenchError, TargetCheck};
 
 /// The `(P, K)` points, in table order.
 pub const POINTS: [(usize, usize); 6] = [(1, 1), (1, 2), (2, 1), (2, 2), (4, 1), (4, 2)];
@@ -46,7 +44,7 @@ fn pk_name((p, k): (usize, usize)) -> String {
 
 /// Runs the experiment; writes `throughput_runs.csv`, `throughput_summary.csv` and one
 /// SVG per paper figure into `dir`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let cells: Vec<((usize, usize), Impl)> = POINTS
         .iter()
         .flat_map(|&pk| impls_at(pk, p.full_matrix).iter().map(move |&i| (pk, i)))
@@ -298,7 +296,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         });
     }
     text.push('\n');
-    text.push_str(&render_targets(&targets));
+    text.push_str(&crate::table::targets(&targets));
 
     // Charts: one per paper figure.
     let paper_points = if p.full_matrix {
@@ -359,7 +357,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             POINTS.to_vec(),
         ),
     ];
-    let mut files = output::write_tables(dir, "throughput", &runs, &summary)?;
+    out.tables("throughput", &runs, &summary)?;
     for (file, title, impls, points) in figures {
         let chart = BarChart {
             title: format!("{title}: N = {}, median of {}", si(p.items as f64), p.reps),
@@ -383,11 +381,9 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 })
                 .collect(),
         };
-        files.push(output::write_file(dir, file, &chart.render())?);
+        out.file(file, &chart.render())?;
     }
-    Ok(ExpResult {
-        text,
-        files,
-        targets,
-    })
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }
