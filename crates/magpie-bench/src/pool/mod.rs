@@ -117,37 +117,23 @@ impl Params {
     }
 
     /// The workloads in table order (builds the trees and the sort input: untimed).
-    pub fn workloads(&self) -> Result<Vec<Box<dyn Workload>>, BenchError> {
-        let mut w: Vec<Box<dyn Workload>> =
-            vec![Box::new(fib::Fib::new(self.fib_n, &JOIN_PEERS_SPEEDUP))];
-        w.push(Box::new(sort::Sort::new(
-            self.sort_len,
-            self.sort_cutoff,
-            &JOIN_PEERS,
-        )));
+    pub fn workloads(&self) -> Result<Vec<Workload>, BenchError> {
+        let mut w = vec![
+            fib::workload(self.fib_n, &JOIN_PEERS_SPEEDUP),
+            sort::workload(self.sort_len, self.sort_cutoff, &JOIN_PEERS),
+        ];
         for &n in &self.queens {
-            w.push(Box::new(nqueens::Queens::new(n, &FORK_JOIN_SPEEDUP)?));
+            w.push(nqueens::workload(n, &FORK_JOIN_SPEEDUP)?);
         }
-        w.push(Box::new(long::TwoLongTasks::new(
-            self.long_steps,
-            &FORK_JOIN_SPEEDUP,
-        )));
+        w.push(long::workload(self.long_steps, &FORK_JOIN_SPEEDUP));
         for &k in &self.tree_log2 {
             eprintln!("pool: building a tree of 2^{k} nodes (untimed)");
-            w.push(Box::new(tree::TreeSum::new(k, &FORK_JOIN)?));
+            w.push(tree::workload(k, &FORK_JOIN)?);
         }
-        w.push(Box::new(spawn::Spawn::new(
-            Pattern::Flat,
-            self.spawn_tasks,
-            &SPAWN,
-        )?));
-        w.push(Box::new(spawn::Spawn::new(
-            Pattern::Chain,
-            self.chain_tasks,
-            &SPAWN,
-        )?));
+        w.push(spawn::workload(Pattern::Flat, self.spawn_tasks, &SPAWN)?);
+        w.push(spawn::workload(Pattern::Chain, self.chain_tasks, &SPAWN)?);
         if let Some(only) = &self.only {
-            w.retain(|wl| only.iter().any(|f| f == wl.family()));
+            w.retain(|wl| only.iter().any(|f| f == wl.info.family));
         }
         Ok(w)
     }
@@ -174,8 +160,8 @@ pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
     out.say(&environment_note(p));
 
     let mut workloads = p.workloads()?;
-    let infos: Vec<Info> = workloads.iter().map(|w| Info::of(w.as_ref())).collect();
-    let configs: Vec<Config> = workloads.iter().flat_map(|w| w.configs()).collect();
+    let infos: Vec<Info> = workloads.iter().map(|w| w.info.clone()).collect();
+    let configs: Vec<Config> = workloads.iter().flat_map(|w| w.configs.clone()).collect();
     let pools = Pools::build(&configs)?;
     let mut runs = report::runs_csv();
     let cells = run::measure(&mut workloads, &pools, p.reps, p.settle, &mut runs)?;

@@ -7,39 +7,14 @@
 
 use std::time::Duration;
 
-use super::run::{Cell, Config, Runtime, Workload, RUNS_HEADER, THREADS};
+pub use super::run::Info;
+use super::run::{Cell, Config, Runtime, RUNS_HEADER, THREADS};
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{si, Table};
 use crate::{BenchError, TargetCheck};
-
-/// What the report needs to know about a workload (the workloads themselves, with their
-/// trees and arrays, are dropped before the idle measurement).
-#[derive(Clone, Debug)]
-pub struct Info {
-    /// Family, e.g. `fib`.
-    pub family: &'static str,
-    /// Size, e.g. `n=32`.
-    pub size: String,
-    /// Display name, e.g. `fib(32)`.
-    pub label: String,
-    /// Tasks per run (spawn workloads).
-    pub tasks: Option<u64>,
-}
-
-impl Info {
-    /// The description of `w`.
-    pub fn of(w: &dyn Workload) -> Info {
-        Info {
-            family: w.family(),
-            size: w.size(),
-            label: w.label(),
-            tasks: w.tasks(),
-        }
-    }
-}
 
 /// A stated target (issues 4 and 21).
 #[derive(Clone, Copy, Debug)]

@@ -452,27 +452,58 @@ pub struct Sample {
     pub answer: u64,
 }
 
-/// One workload at one size, e.g. fib(32) or N-queens 13.
-pub trait Workload {
-    /// Family name, e.g. `fib`.
-    fn family(&self) -> &'static str;
-
-    /// Size label, e.g. `n=32`.
-    fn size(&self) -> String;
-
+/// What the report needs to know about a workload (the workloads themselves, with their
+/// trees and arrays, are dropped before the idle measurement).
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Family, e.g. `fib`.
+    pub family: &'static str,
+    /// Size, e.g. `n=32`.
+    pub size: String,
     /// Display name, e.g. `fib(32)`.
-    fn label(&self) -> String;
-
+    pub label: String,
     /// Tasks per run, for workloads reported as a throughput (tasks/s).
-    fn tasks(&self) -> Option<u64> {
-        None
+    pub tasks: Option<u64>,
+}
+
+/// One run of a workload on a config: untimed preparation, the timed call into the
+/// pool, verification; the workload's label is the third argument.
+type RunFn = Box<dyn FnMut(Config, &Pools, &str) -> Result<Sample, BenchError>>;
+
+/// One workload at one size, e.g. fib(32) or N-queens 13, and the configs it runs on.
+pub struct Workload {
+    /// Its description.
+    pub info: Info,
+    /// The configurations it is measured on.
+    pub configs: Vec<Config>,
+    run: RunFn,
+}
+
+impl Workload {
+    /// A workload of `family` at `size`, shown as `label`, run on `configs` by `run`.
+    pub fn new(
+        family: &'static str,
+        size: String,
+        label: String,
+        configs: &[Config],
+        run: impl FnMut(Config, &Pools, &str) -> Result<Sample, BenchError> + 'static,
+    ) -> Workload {
+        Workload {
+            info: Info {
+                family,
+                size,
+                label,
+                tasks: None,
+            },
+            configs: configs.to_vec(),
+            run: Box::new(run),
+        }
     }
 
-    /// The configurations this workload is measured on.
-    fn configs(&self) -> Vec<Config>;
-
-    /// One run on `c`: untimed preparation, the timed call into the pool, verification.
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError>;
+    /// One run on `c`.
+    pub fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
+        (self.run)(c, pools, &self.info.label)
+    }
 }
 
 /// Samples of one cell (workload × config).
@@ -494,7 +525,7 @@ pub const RUNS_HEADER: [&str; 8] = [
 /// Warm-up plus `reps` interleaved repetitions of every cell; one CSV row per timed run
 /// goes into `runs`.
 pub fn measure(
-    workloads: &mut [Box<dyn Workload>],
+    workloads: &mut [Workload],
     pools: &Pools,
     reps: usize,
     settle: std::time::Duration,
@@ -504,7 +535,7 @@ pub fn measure(
         .iter()
         .enumerate()
         .flat_map(|(w, wl)| {
-            wl.configs().into_iter().map(move |config| Cell {
+            wl.configs.iter().map(move |&config| Cell {
                 workload: w,
                 config,
                 secs: Vec::new(),
@@ -525,9 +556,9 @@ pub fn measure(
         let s = wl.run(cell.config, pools)?;
         cell.secs.push(s.secs);
         runs.row(&[
-            wl.family().to_string(),
-            wl.size(),
-            wl.label(),
+            wl.info.family.to_string(),
+            wl.info.size.clone(),
+            wl.info.label.clone(),
             cell.config.runtime.name().to_string(),
             cell.config.threads.to_string(),
             (rep + 1).to_string(),
