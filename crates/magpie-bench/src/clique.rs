@@ -18,7 +18,6 @@ use magpie_search::apps::clique::{maximum_clique_with, read_dimacs, CliqueBound,
 use magpie_search::SearchConfig;
 use serde::Serialize;
 
-use crate::output::Out;
 use crate::pool::run::magpie_pool;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
@@ -63,7 +62,7 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let mut out = Out::new(&options.out_dir)?;
+    let mut out = options.out()?;
     let quick = options.quick;
     let reps = options.reps_or(1, 3);
     let data = crate::data_dir();

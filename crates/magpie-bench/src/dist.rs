@@ -20,7 +20,7 @@ use crate::svg::{Bar, BarChart, BarSeries};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::output::{self, Out};
+use crate::output;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::{mpirun, BenchError, Outcome, RunOptions, TargetCheck};
 
@@ -143,7 +143,7 @@ fn write_random_graph(out: &Path, n: usize, p: f64, seed: u64) -> Result<String,
 
 /// Runs the benchmark: every workload, layouts alternated within each repetition.
 pub fn run(options: &DistOptions) -> Result<Outcome, BenchError> {
-    let mut out = Out::new(&options.common.out_dir)?;
+    let mut out = options.common.out()?;
     mpirun::check_binary(&options.magpie)?;
     let reps = options.common.reps_or(3, 11);
     let mut runs = Vec::new();

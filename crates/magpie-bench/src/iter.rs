@@ -15,7 +15,6 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::output::Out;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::{BenchError, Outcome, RunOptions, TargetCheck};
@@ -47,30 +46,31 @@ fn mix(i: u64, j: u64) -> u64 {
     (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ j).rotate_left(17) & 0xffff
 }
 
-/// The workloads written once against whichever prelude is in scope.
+/// The workloads written once against whichever prelude is in scope, with the given
+/// names of `iter`, `into_iter` and `sort_unstable` (parallel or sequential).
 macro_rules! workloads {
-    () => {
+    ($iter:ident, $into_iter:ident, $sort:ident) => {
         pub fn sum_squares(v: &[u64]) -> u64 {
-            v.par_iter().map(|&x| x * x).sum()
+            v.$iter().map(|&x| x * x).sum()
         }
         pub fn map_collect(v: &[u64]) -> Vec<u64> {
-            v.par_iter().map(|&x| x * 3 + 1).collect()
+            v.$iter().map(|&x| x * 3 + 1).collect()
         }
         pub fn filter_count(v: &[u64]) -> usize {
-            v.par_iter().filter(|&&x| x % 3 == 0).count()
+            v.$iter().filter(|&&x| x % 3 == 0).count()
         }
         pub fn sort(v: &mut [u32]) {
-            v.par_sort_unstable()
+            v.$sort()
         }
         pub fn skewed(n: u64) -> u64 {
-            (0..n).into_par_iter().map(super::skew_cost).sum()
+            (0..n).$into_iter().map(super::skew_cost).sum()
         }
         pub fn nested(outer: u64, inner: u64) -> u64 {
             (0..outer)
-                .into_par_iter()
+                .$into_iter()
                 .map(|i| {
                     (0..inner)
-                        .into_par_iter()
+                        .$into_iter()
                         .map(|j| super::mix(i, j))
                         .sum::<u64>()
                 })
@@ -81,35 +81,16 @@ macro_rules! workloads {
 
 mod on_magpie {
     use magpie::prelude::*;
-    workloads!();
+    workloads!(par_iter, into_par_iter, par_sort_unstable);
 }
 
 mod on_rayon {
     use rayon::prelude::*;
-    workloads!();
+    workloads!(par_iter, into_par_iter, par_sort_unstable);
 }
 
 mod sequential {
-    pub fn sum_squares(v: &[u64]) -> u64 {
-        v.iter().map(|&x| x * x).sum()
-    }
-    pub fn map_collect(v: &[u64]) -> Vec<u64> {
-        v.iter().map(|&x| x * 3 + 1).collect()
-    }
-    pub fn filter_count(v: &[u64]) -> usize {
-        v.iter().filter(|&&x| x % 3 == 0).count()
-    }
-    pub fn sort(v: &mut [u32]) {
-        v.sort_unstable()
-    }
-    pub fn skewed(n: u64) -> u64 {
-        (0..n).map(super::skew_cost).sum()
-    }
-    pub fn nested(outer: u64, inner: u64) -> u64 {
-        (0..outer)
-            .map(|i| (0..inner).map(|j| super::mix(i, j)).sum::<u64>())
-            .sum()
-    }
+    workloads!(iter, into_iter, sort_unstable);
 }
 
 /// Inputs, built once before timing.
@@ -242,7 +223,7 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let mut out = Out::new(&options.out_dir)?;
+    let mut out = options.out()?;
     let reps = options.reps_or(3, 11);
     let pools = Pools {
         magpie: crate::pool::run::magpie_pool(THREADS)?,

@@ -47,6 +47,14 @@ pub struct RunOptions {
 }
 
 impl RunOptions {
+    /// The output folder, prepared (see [`output::Out::new`]); an error for `--reps 0`.
+    pub fn out(&self) -> Result<output::Out, BenchError> {
+        if self.reps == Some(0) {
+            return Err(BenchError::Invalid("--reps must be at least 1".into()));
+        }
+        output::Out::new(&self.out_dir)
+    }
+
     /// `--reps` if given, else `quick` or `full` repetitions.
     pub fn reps_or(&self, quick: usize, full: usize) -> usize {
         self.reps.unwrap_or(if self.quick { quick } else { full })

@@ -25,7 +25,6 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::output::Out;
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::{mpirun, BenchError, Outcome, RunOptions, TargetCheck};
 
@@ -88,7 +87,7 @@ fn mean_sd(xs: &[f64]) -> (f64, f64) {
 
 /// Runs the evaluation.
 pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
-    let mut out = Out::new(&options.common.out_dir)?;
+    let mut out = options.common.out()?;
     mpirun::check_binary(&options.magpie)?;
     let quick = options.common.quick;
     let reps = options.common.reps_or(2, 10);

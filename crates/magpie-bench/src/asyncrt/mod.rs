@@ -12,7 +12,6 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::output::Out;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::{BenchError, Outcome, RunOptions, TargetCheck};
@@ -44,7 +43,7 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let mut out = Out::new(&options.out_dir)?;
+    let mut out = options.out()?;
     let reps = options.reps_or(3, 9);
     let iterations = if options.quick { 10 } else { 50 };
     let rts = KINDS

@@ -21,7 +21,6 @@ use std::process::{Child, Command, Stdio};
 use serde::Serialize;
 
 use crate::asyncrt::runtimes::{Kind, KINDS};
-use crate::output::Out;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::{BenchError, Outcome, RunOptions, TargetCheck};
@@ -122,7 +121,7 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         println!("!!!!!!!! SKIPPED: bench http needs wrk (apt-get install wrk) !!!!!!!!");
         return Ok(Outcome::default());
     }
-    let mut out = Out::new(&options.out_dir)?;
+    let mut out = options.out()?;
     wrk::raise_fd_limit();
     let exe = server_exe()?;
     let secs = if options.quick { 2 } else { 10 };

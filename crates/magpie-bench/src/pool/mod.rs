@@ -35,7 +35,6 @@ pub mod spawn;
 pub mod tree;
 
 use std::fmt::Write as _;
-use std::path::Path;
 use std::time::Duration;
 
 use crate::output::Out;
@@ -148,15 +147,11 @@ fn only_families() -> Option<Vec<String>> {
 /// Runs every workload and the idle measurement, prints tables and writes CSV + SVG +
 /// report.txt.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    if opts.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    run_params(&Params::new(opts.quick, opts.reps), &opts.out_dir)
+    run_params(&Params::new(opts.quick, opts.reps), opts.out()?)
 }
 
-/// [`run()`] with explicit sizes.
-pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
-    let mut out = Out::new(dir)?;
+/// [`run()`] with explicit sizes, into `out`.
+pub fn run_params(p: &Params, mut out: Out) -> Result<Outcome, BenchError> {
     out.say(&environment_note(p));
 
     let mut workloads = p.workloads()?;
@@ -286,7 +281,7 @@ mod tests {
             only: None,
             ..Params::new(true, None)
         };
-        let out = run_params(&p, &dir).unwrap();
+        let out = run_params(&p, Out::new(&dir).unwrap()).unwrap();
         assert_eq!(out.files.len(), 8);
         for f in &out.files {
             assert!(std::fs::metadata(f).unwrap().len() > 0, "{}", f.display());

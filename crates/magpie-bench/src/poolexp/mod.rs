@@ -36,7 +36,6 @@ pub mod view;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::output::Out;
 use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Queue capacity `C`, as in the paper (and the queue benchmark).
@@ -77,10 +76,7 @@ impl Params {
 /// Runs the experiment for `N = 2` then `N = 8`, prints tables and target checks, and
 /// writes the CSVs, SVGs and report.txt into the output directory.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    if opts.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    let mut out = Out::new(&opts.out_dir)?;
+    let mut out = opts.out()?;
     let p = Params::new(opts.quick, opts.reps);
     let all = policies::names();
     for name in &all {

@@ -14,7 +14,6 @@ pub mod impls;
 pub mod magpie;
 pub mod run;
 
-use crate::output::Out;
 use crate::{affinity, BenchError, Outcome, RunOptions};
 
 use magpie::{MagpieFifo, MagpieLifo};
@@ -286,10 +285,7 @@ impl Params {
 
 /// Runs the queue experiments, prints tables and writes CSV + SVG into the output dir.
 pub fn run(opts: &QueueOptions) -> Result<Outcome, BenchError> {
-    if opts.common.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    let mut out = Out::new(&opts.common.out_dir)?;
+    let mut out = opts.common.out()?;
     let params = Params::new(opts.common.quick, opts.common.reps);
     out.say(&environment_note());
     if opts.only != Some(Only::Thief) {

@@ -129,8 +129,8 @@ impl Params {
 
 /// Runs the three experiments and writes the report into `opts.out_dir`.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    let out = opts.out()?;
     let params = Params::new(opts.quick, opts.reps)?;
-    crate::output::prepare_dir(&opts.out_dir)?;
     println!(
         "search skeletons: {} repetitions{} (data {})",
         params.reps,
@@ -151,5 +151,5 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
         &params.policies,
         params.reps,
     )?;
-    report::write(&params, &overhead, &speedup, &policies, &opts.out_dir)
+    report::write(&params, &overhead, &speedup, &policies, out)
 }

@@ -2,7 +2,6 @@
 //! report.txt for `magpie bench search`.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::measure::{coordination_name, for_workload, Sample};
 use super::Params;
@@ -72,9 +71,8 @@ pub fn write(
     overhead: &[Sample],
     speedup: &[Sample],
     policies: &[Sample],
-    dir: &Path,
+    mut out: Out,
 ) -> Result<Outcome, BenchError> {
-    let mut out = Out::new(dir)?;
     let mut text = String::new();
     let (table, chart) = overhead_table(params, overhead, &mut out.targets);
     let _ = writeln!(

@@ -21,7 +21,6 @@ pub mod throughput;
 
 use std::time::Duration;
 
-use crate::output::Out;
 use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Sizes of the experiments, derived from `--quick` and `--reps`.
@@ -71,10 +70,7 @@ impl Params {
 
 /// Runs the three experiments, prints tables and writes CSV + SVG + report.txt.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    if opts.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    let mut out = Out::new(&opts.out_dir)?;
+    let mut out = opts.out()?;
     let params = Params::new(opts.quick, opts.reps);
     out.say(&environment_note(&params));
     throughput::run(&params, &mut out)?;
