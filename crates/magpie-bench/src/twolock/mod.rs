@@ -21,6 +21,10 @@ pub mod throughput;
 
 use std::time::Duration;
 
+use crate::csv::Csv;
+use crate::output::Out;
+use crate::stats::{CellSummaries, Summary};
+use crate::table::si;
 use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Sizes of the experiments, derived from `--quick` and `--reps`.
@@ -79,6 +83,65 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     let all = crate::table::targets(&out.targets);
     out.say(&format!("\n== twolock targets (all) ==\n{all}"));
     out.finish("report.txt")
+}
+
+/// A ratio computed from an experiment's summaries for one cell.
+type Ratio<K> = dyn Fn(&CellSummaries<K>, K) -> Option<f64>;
+
+/// Measures `cells` (named in the CSVs by the columns `names` with the values `key`)
+/// `p.reps` times, interleaved, as items/s of `run`; writes `{stem}_runs.csv` and
+/// `{stem}_summary.csv`, the latter with the column `extra` from `extra_of`. Returns
+/// the summaries.
+fn items_per_sec<K: Copy + PartialEq>(
+    p: &Params,
+    out: &mut Out,
+    stem: &str,
+    (names, key): (&[&str], &dyn Fn(K) -> Vec<String>),
+    cells: &[K],
+    mut run: impl FnMut(K) -> Result<run::Run, BenchError>,
+    (extra, extra_of): (&str, &Ratio<K>),
+) -> Result<CellSummaries<K>, BenchError> {
+    let tail = ["rep", "items", "seconds", "items_per_sec"];
+    let mut runs = Csv::new(&[&["experiment"][..], names, &tail].concat());
+    let mut samples = vec![Vec::new(); cells.len()];
+    crate::order::interleave(&format!("twolock {stem}"), cells.len(), p.reps, |rep, c| {
+        let r = run(cells[c])?;
+        samples[c].push(r.items_per_sec());
+        let mut row = vec![stem.to_string()];
+        row.extend(key(cells[c]));
+        row.extend([(rep + 1).to_string(), r.items.to_string()]);
+        row.extend([
+            format!("{:.6}", r.secs),
+            format!("{:.0}", r.items_per_sec()),
+        ]);
+        runs.row(&row);
+        Ok::<(), BenchError>(())
+    })?;
+    let sums = CellSummaries::new(cells, &samples)?;
+    let columns = Summary::csv_columns("median_items_per_sec");
+    let mut summary = Csv::new(&[names, &["reps"], &columns, &[extra]].concat());
+    for (k, s) in sums.iter() {
+        let mut row = key(k);
+        row.push(s.n.to_string());
+        row.extend(s.csv_fields(0));
+        row.push(f2(extra_of(&sums, k)));
+        summary.row(&row);
+    }
+    out.tables(stem, &runs, &summary)?;
+    Ok(sums)
+}
+
+/// A table row of a summary: `key`, median, min, max (items/s), spread and `extra`.
+fn table_row(key: Vec<String>, s: &Summary, extra: String) -> Vec<String> {
+    let mut row = key;
+    row.extend([si(s.median), si(s.min), si(s.max)]);
+    row.extend([format!("{:.1}", s.spread_pct()), extra]);
+    row
+}
+
+/// Two decimals, or empty.
+fn f2(x: Option<f64>) -> String {
+    x.map_or(String::new(), |v| format!("{v:.2}"))
 }
 
 /// One paragraph about the machine: cores and load.

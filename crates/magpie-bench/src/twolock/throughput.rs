@@ -9,7 +9,7 @@
 //! all cells.
 
 use super::configs::Impl;
-use super::Params;
+use super::{f2, table_row, Params};
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{median, CellSummaries, Summary};
@@ -98,7 +98,6 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let sums = CellSummaries::new(&cells, &samples)?;
     let find = |pk: (usize, usize), imp: Impl| sums.get((pk, imp));
     let ratio = |pk, a: Impl, b: Impl| sums.ratio((pk, a), (pk, b));
-    let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
 
     let lead = [
         "impl",
@@ -204,18 +203,10 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             if cut > 0 {
                 note.push(format!("{cut}/{} capped", s.n));
             }
-            table.row(&[
-                imp.name().to_string(),
-                imp.group().name().to_string(),
-                si(s.median),
-                si(s.min),
-                si(s.max),
-                format!("{:.1}", s.spread_pct()),
-                f2(xm),
-                f2(xs),
-                format!("{empty:.1}"),
-                note.join(", "),
-            ]);
+            let key = vec![imp.name().to_string(), imp.group().name().to_string()];
+            let mut row = table_row(key, &s, f2(xm));
+            row.extend([f2(xs), format!("{empty:.1}"), note.join(", ")]);
+            table.row(&row);
         }
         text.push_str(&table.render());
     }
