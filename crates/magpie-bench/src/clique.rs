@@ -1,15 +1,9 @@
-//! Maximum clique against the best sequential solver's published figures:
-//! `magpie bench clique`.
+//! Maximum clique against the Glasgow solver: `magpie bench clique`.
 //!
-//! For each DIMACS instance and each bound (`colour`, `infra-chromatic`): the
-//! sequential skeleton on 1 thread (nodes and time, beside the Glasgow clique solver's
-//! nodes and time measured on this machine for issue 23 on 2026-11-24: Glasgow cannot
-//! be built here, so its times are from another run and only the node counts compare
-//! exactly), and stack stealing (steal-all) on 2 threads, whose speedup over the
-//! sequential skeleton of the same bound is the parallel target (≥ 1.9 on brock400_2
-//! and p_hat300-3). Runs alternate bound by bound within every repetition; answers
-//! (ω) are checked against each other. `--quick`: the three small instances, one
-//! repetition. Instances from `MAGPIE_DATA` (default `../shared/data`).
+//! Per instance and bound: the sequential skeleton on 1 thread (nodes and time beside
+//! Glasgow's, measured for issue 23 in another run: only node counts compare exactly) and
+//! stack stealing on 2 threads (speedup target ≥ 1.9 on brock400_2 and p_hat300-3).
+//! Answers (ω) are checked against each other; `--quick` runs the small instances.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -175,19 +169,18 @@ fn chart(rows: &[SummaryRow]) -> BarChart {
         categories: instances.iter().map(|s| s.to_string()).collect(),
         series: BOUNDS
             .iter()
-            .map(|bound| BarSeries {
-                name: bound.to_string(),
-                bars: instances
-                    .iter()
-                    .map(|i| {
+            .map(|bound| {
+                BarSeries::new(
+                    bound.to_string(),
+                    instances.iter().map(|i| {
                         rows.iter()
                             .find(|r| r.instance == *i && r.bound == bound.to_string())
                             .map(|r| Bar {
                                 value: r.nodes_vs_glasgow,
                                 range: None,
                             })
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     }

@@ -1,17 +1,9 @@
 //! Overhead of distribution: `magpie bench dist`.
 //!
-//! The same search on 2 ranks × 1 thread and on 1 rank × 2 threads, both under
-//! `mpirun --bind-to none` (Open MPI binds each rank to one core by default when
-//! there are at most two, which would put both threads of the single rank on one core)
-//! with the MPI build of `magpie`, so both pay the same start-up (which the search's
-//! own clock leaves out anyway), alternated within every repetition.
-//! Workloads: numerical semigroups genus 30 (budget 1000), UTS T1 (budget 1000) and
-//! maximum clique of a random graph G(300, 0.7) (seed 7, written to the output folder
-//! as DIMACS; depth-bounded, spawn depth 2), which takes 2–3 s here. Target: the two
-//! ranks run at ≥ 0.9× the single rank's speed (ratio of median times). Reported with
-//! it: messages and bytes sent per stolen task (all messages of the run, and the work
-//! replies alone), and the idle ranks' CPU. Every run's answer must equal the others'.
-//! `--quick` uses genus 24, a UTS tree of ~100k nodes and G(150, 0.8), 3 repetitions.
+//! The same search on 2 ranks × 1 thread and on 1 rank × 2 threads of the MPI build,
+//! both under `mpirun --bind-to none` (Open MPI would bind the single rank's threads to
+//! one core), alternated within every repetition. Target: two ranks at ≥ 0.9× one rank's
+//! speed; reported with messages and bytes per stolen task and the idle ranks' CPU.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -289,14 +281,8 @@ fn chart(rows: &[Row]) -> BarChart {
         x_label: "workload".into(),
         categories: rows.iter().map(|r| r.workload.clone()).collect(),
         series: vec![
-            BarSeries {
-                name: LAYOUTS[0].name.to_string(),
-                bars: bars(true),
-            },
-            BarSeries {
-                name: LAYOUTS[1].name.to_string(),
-                bars: bars(false),
-            },
+            BarSeries::new(LAYOUTS[0].name, bars(true)),
+            BarSeries::new(LAYOUTS[1].name, bars(false)),
         ],
     }
 }

@@ -1,14 +1,9 @@
 //! magpie-bench: the benchmark harness behind `magpie bench ...`.
 //!
-//! Every speed claim in magpie is a ratio of medians measured in one run against a peer
-//! or a sequential bound on the same workload, with repetitions and spread. This crate
-//! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`progress`],
-//! [`affinity`]) and the experiments themselves ([`queue`], [`twolock`], [`pool`],
-//! [`poolexp`], [`search`], [`clique`], [`iter`], [`asyncrt`] (scheduler microbenchmarks
-//! of the async runtime) and [`http`] (hyper under wrk on three runtimes), and [`dist`] and [`nodepolicy`], which run the MPI build
-//! under `mpirun`),
-//! listed in a [`registry`] so the command line
-//! can run one benchmark by name or all of them.
+//! Every speed claim is a ratio of medians measured in one run against a peer or a
+//! sequential bound, with repetitions and spread. Shared pieces: [`stats`], [`output`],
+//! [`table`], [`svg`], [`order`], [`progress`], [`affinity`]; the experiments are listed in
+//! [`registry`] (plus [`dist`] and [`nodepolicy`], which run the MPI build under `mpirun`).
 
 pub mod affinity;
 pub mod asyncrt;

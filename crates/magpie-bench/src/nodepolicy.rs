@@ -1,24 +1,10 @@
-//! Node-level victim policies, the evaluation of the YewPar thesis §4 on this machine:
-//! `magpie bench nodepolicy`.
+//! Node-level victim policies (YewPar thesis §4): `magpie bench nodepolicy`.
 //!
-//! Maximum clique (a brock instance, depth-bounded, spawn depth 2) and numerical
-//! semigroups (budget 10^6 backtracks) on 2, 4 and 8 ranks of one thread each (8 ranks
-//! oversubscribe the 2 cores), under the `random`, `depthpool` and `performance` node
-//! policies, alternated run by run. Two scenarios: *balanced*, and *imbalanced*, where
-//! the odd ranks are made [`SLOWDOWN`] times slower (`--slow-ranks 1,3,… --slowdown
-//! 3`: they spin for twice the time each child takes to generate), standing for the
-//! thesis's contended nodes. Reported per cell: mean time, standard deviation, min and
-//! max, the thesis's speedup percentage of the performance-driven policy over random
-//! and over depthpool, eq. (4.1) `(T_other − T_performance) / T_performance × 100`,
-//! and each policy's max-difference percentage, eq. (4.2) `(max − min) / min × 100`.
-//! A *single* cell (1 rank × 1 worker) measures what the policy's machinery costs
-//! when there is nobody to steal from.
-//!
-//! Targets (issue 18), checked and printed: imbalanced, performance ≥ 10 % faster than
-//! random; balanced, performance not slower than random by more than random's
-//! standard deviation; single, performance's mean ≤ 1.02 × random's.
-//! Instances: `MAGPIE_DATA` (default `../shared/data`) `dimacs/brock200_1.clq` and
-//! genus 35; `--quick`: brock200_4, genus 26, 1, 2 and 4 ranks, 2 runs.
+//! Clique and numerical semigroups on 2, 4 and 8 single-thread ranks under the `random`,
+//! `depthpool` and `performance` policies, alternated run by run; scenarios *balanced*,
+//! *imbalanced* (odd ranks [`SLOWDOWN`] times slower) and *single* (1 rank: the policy's
+//! own cost). Reported: mean, sd, min..max, eq. (4.1) speedup and eq. (4.2) max-difference;
+//! targets of issue 18 in `target`.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -331,18 +317,16 @@ fn chart(app: &str, cells: &[Cell]) -> BarChart {
             .collect(),
         series: POLICIES
             .iter()
-            .map(|policy| BarSeries {
-                name: policy.to_string(),
-                bars: cells
-                    .iter()
-                    .filter(|c| c.policy == *policy)
-                    .map(|c| {
+            .map(|policy| {
+                BarSeries::new(
+                    *policy,
+                    cells.iter().filter(|c| c.policy == *policy).map(|c| {
                         Some(Bar {
                             value: c.mean_s,
                             range: Some((c.min_s, c.max_s)),
                         })
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     }

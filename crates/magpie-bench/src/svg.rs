@@ -56,6 +56,16 @@ pub struct BarSeries {
     pub bars: Vec<Option<Bar>>,
 }
 
+impl BarSeries {
+    /// A series named `name` with `bars`, one per category.
+    pub fn new(name: impl Into<String>, bars: impl IntoIterator<Item = Option<Bar>>) -> BarSeries {
+        BarSeries {
+            name: name.into(),
+            bars: bars.into_iter().collect(),
+        }
+    }
+}
+
 /// Grouped bar chart: each category is a group with one bar per series.
 #[derive(Clone, Debug, Default)]
 pub struct BarChart {

@@ -1,8 +1,6 @@
-//! `magpie bench async`: scheduler microbenchmarks in the style of tokio's own (spawn
-//! many from a task and from outside, yield many, ping-pong, chained spawn) on
-//! magpie-async, tokio's multi-threaded runtime and smol's async-executor, 2 workers
-//! each. Runtimes interleave in a fresh order every repetition; each measurement is the
-//! mean of a batch of iterations. Target: magpie >= 1x tokio on every workload.
+//! `magpie bench async`: scheduler microbenchmarks in tokio's style on magpie-async,
+//! tokio and smol, 2 workers each; each measurement is the mean of a batch of
+//! iterations. Target: magpie ≥ 1× tokio on every workload.
 
 pub mod micro;
 pub mod runtimes;
@@ -109,18 +107,18 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         series: KINDS
             .iter()
             .enumerate()
-            .map(|(k, kind)| BarSeries {
-                name: kind.name().into(),
-                bars: (0..WORKLOADS.len())
-                    .map(|w| {
+            .map(|(k, kind)| {
+                BarSeries::new(
+                    kind.name(),
+                    (0..WORKLOADS.len()).map(|w| {
                         let t = at(w, tokio).median;
                         let s = at(w, k);
                         Some(Bar {
                             value: t / s.median,
                             range: Some((t / s.max, t / s.min)),
                         })
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     };

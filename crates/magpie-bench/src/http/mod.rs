@@ -1,14 +1,7 @@
-//! `magpie bench http`: the BWoS paper's §6.3.2 experiment on this machine — the same
-//! hyper server on magpie-async, tokio's multi-threaded runtime and smol's
-//! async-executor, 2 workers each, loaded by `wrk` at 100, 500 and 1,000 connections.
-//!
-//! Each measurement starts a fresh server child process (`magpie bench-http-server
-//! --runtime R`), runs `wrk -t1 --latency` against it (10 s, or 2 s with `--quick`),
-//! reads the server's CPU time from /proc before and after, and kills it. Cells
-//! (runtime x connections) run in a fresh shuffled order each repetition. Per cell:
-//! median and min..max of requests/s, median p50/p99 latency, median server CPU
-//! seconds per 10k requests. The machine has 2 cores: the server's 2 workers and wrk's
-//! one thread share them, unpinned (the kernel balances them), which the report says.
+//! `magpie bench http` (BWoS §6.3.2): the same hyper server on magpie-async, tokio and
+//! smol, 2 workers each, under `wrk -t1` at 100, 500 and 1,000 connections. Every
+//! measurement starts a fresh server process (`magpie bench-http-server`) and reads its CPU
+//! time from /proc; server and wrk share the 2 cores unpinned.
 
 pub mod server;
 pub mod wrk;
@@ -217,11 +210,11 @@ fn chart(summaries: &[Summary], reps: usize, secs: u64) -> BarChart {
         series: KINDS
             .iter()
             .enumerate()
-            .map(|(k, kind)| BarSeries {
-                name: kind.name().into(),
-                bars: (0..CONNECTIONS.len())
-                    .map(|c| Some(Bar::from(summaries[c * KINDS.len() + k])))
-                    .collect(),
+            .map(|(k, kind)| {
+                BarSeries::new(
+                    kind.name(),
+                    (0..CONNECTIONS.len()).map(|c| Some(Bar::from(summaries[c * KINDS.len() + k]))),
+                )
             })
             .collect(),
     }

@@ -1,27 +1,8 @@
-//! Fork-join and spawn benchmarks of the magpie thread pool against rayon, chili (join
-//! workloads) and tokio (spawning), issues 4 and 21: `magpie bench pool`.
-//!
-//! * [`fib`]: fib(32) with a `join` per call, no cutoff (join overhead); 1 and 2 threads,
-//!   chili on 2, and the sequential bound.
-//! * [`sort`]: quicksort of 10 M random `u32`s, `join` recursion above a 10 k cutoff.
-//! * [`nqueens`]: N-queens 12 and 13 solution counts, candidates forked per row; 1 and
-//!   2 threads.
-//! * [`long`]: two long tasks of equal length forked by one `join` (the BWoS §8
-//!   starvation case); 1 and 2 threads, speedup ≥ 1.8 wanted.
-//! * [`tree`]: sum of a binary tree of 2^20 and 2^24 nodes by `join` recursion.
-//! * [`spawn`]: 1 M tiny tasks through `scope`/`spawn` (tokio: `tokio::spawn`), and a
-//!   chain of 1 M tasks each spawning the next.
-//! * [`idle`]: process CPU time of an idle pool over 1 s.
-//!
-//! Each runtime gets one pool per thread count, built before anything is timed
-//! ([`run::Pools`]); magpie and rayon run the same generic code ([`run::ForkJoin`]).
-//! Every answer is verified. `--quick` reduces the sizes (same code paths) so the whole
-//! benchmark stays under a minute on 2 cores, and says so in its output. Results:
-//! tables with PASS/MISS targets, CSV of every run, summary CSVs, three SVG charts and
-//! report.txt ([`report`]).
-//!
-//! `MAGPIE_POOL_ONLY=fib,chain-spawn` (workload families, comma-separated) measures only
-//! those, for quick A/B work; the idle measurement is then skipped.
+//! Fork-join and spawn against rayon, chili and tokio (issues 4 and 21): `magpie bench
+//! pool`. Workloads: [`fib`], [`sort`], [`nqueens`], [`long`], [`tree`], [`spawn`] and
+//! [`idle`]; sizes in [`Params`]. Pools are built before anything is timed; magpie and
+//! rayon run the same generic code ([`run::ForkJoin`]); every answer is verified.
+//! `MAGPIE_POOL_ONLY=fib,chain-spawn` measures only those families (and skips idle).
 
 pub mod fib;
 pub mod idle;

@@ -358,15 +358,14 @@ fn vs_rayon_chart(lk: &Lookup<'_>) -> BarChart {
         categories: ws.iter().map(|&w| lk.m.infos[w].label.clone()).collect(),
         series: Runtime::CHARTED
             .iter()
-            .map(|&rt| BarSeries {
-                name: rt.name().to_string(),
-                bars: ws
-                    .iter()
-                    .map(|&w| {
+            .map(|&rt| {
+                BarSeries::new(
+                    rt.name(),
+                    ws.iter().map(|&w| {
                         let threads = if rt == Runtime::Seq { 1 } else { THREADS };
                         speed_bar(lk.get(w, Runtime::Rayon, THREADS)?, lk.get(w, rt, threads)?)
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     }
@@ -384,10 +383,7 @@ fn speedup_chart(lk: &Lookup<'_>) -> BarChart {
         categories: ws.iter().map(|&w| lk.m.infos[w].label.clone()).collect(),
         series: [Runtime::Magpie, Runtime::Rayon]
             .iter()
-            .map(|&rt| BarSeries {
-                name: rt.name().to_string(),
-                bars: ws.iter().map(|&w| lk.speedup(w, rt)).collect(),
-            })
+            .map(|&rt| BarSeries::new(rt.name(), ws.iter().map(|&w| lk.speedup(w, rt))))
             .collect(),
     }
 }
@@ -445,10 +441,7 @@ fn idle_report(m: &Measured<'_>) -> Result<(String, Csv, Csv, BarChart), BenchEr
         y_label: "CPU µs per second (100 µs/s = 0.01 % of a core; bars = min..max)".into(),
         x_label: "runtime".into(),
         categories: m.idle.iter().map(|(rt, _)| rt.name().to_string()).collect(),
-        series: vec![BarSeries {
-            name: "idle CPU".into(),
-            bars,
-        }],
+        series: vec![BarSeries::new("idle CPU", bars)],
     };
     Ok((text, runs, summary, chart))
 }

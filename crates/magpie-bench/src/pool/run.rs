@@ -1,20 +1,11 @@
 //! The runtimes under test and the measured loop.
 //!
-//! Every fork-join workload is written once, generic over [`ForkJoin`] (`join` and
-//! `scope`/`spawn`), and monomorphised for magpie, rayon and [`Seq`] (plain sequential
-//! calls, the bound a 2-thread run must beat), so all run exactly the same code; tokio,
-//! which has no `join`, takes part in the spawn workloads only. chili (Spice-style
-//! heartbeat join) has only `join` on a `&mut chili::Scope`, so a workload writes its
-//! chili body separately ([`ForkJoinTask::run_chili`]). The pools ([`Pools`]) are built
-//! once per configuration before anything is timed.
-//!
-//! [`measure`] runs every cell (workload × runtime × threads) once untimed as a warm-up,
-//! then `reps` repetitions interleaved over all cells, each in a fresh order
-//! (`crate::order`), so drift on a noisy machine hits every runtime alike. Before each run the harness sleeps
-//! [`Params::settle`](super::Params::settle) so the pool used by the previous cell has
-//! parked its workers and does not compete for the two cores. A run times only the call
-//! into the pool (`install`, or `block_on` for tokio) and returns its answer, which the
-//! workload verifies; a wrong answer is a [`BenchError::Worker`], never a data point.
+//! Workloads are written once against [`ForkJoin`] and monomorphised for magpie, rayon and
+//! [`Seq`] (the sequential bound); chili needs its own body ([`ForkJoinTask::run_chili`]),
+//! tokio runs the spawn workloads only. [`measure`] warms every cell up, then interleaves
+//! `reps` repetitions, sleeping [`Params::settle`](super::Params::settle) before each run
+//! so the previous pool has parked; only the call into the pool is timed, and a wrong
+//! answer is an error, never a data point.
 
 use std::thread;
 use std::time::Instant;

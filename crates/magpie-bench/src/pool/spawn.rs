@@ -1,16 +1,7 @@
-//! Spawn throughput: `N` tiny tasks, each adding its number `i ∈ 1..=N` to one shared
-//! sum ([`Tally`]), the same task body on every runtime.
-//!
-//! * Flat: one task spawns all `N` from inside the pool — magpie `scope`/`spawn`,
-//!   rayon `scope`/`spawn`, tokio `tokio::spawn` from a task on a worker thread.
-//! * Chain: each task spawns the next (`N` tasks in sequence), so the time is the
-//!   per-spawn latency rather than throughput.
-//!
-//! magpie and rayon are done when their `scope` returns. Tokio tasks are `'static`, so
-//! they add to a static [`Tally`] (runs are serialised by a lock) and the task whose
-//! addition completes the sum `N (N + 1) / 2` wakes the waiting thread; a run whose sum
-//! does not complete within [`STALL_LIMIT`] fails (tasks lost). The timed region is the
-//! call into the pool up to completion; the final sum is verified on every runtime.
+//! Spawn throughput: `N` tiny tasks each adding `i ∈ 1..=N` to one shared [`Tally`],
+//! spawned all from one task (flat) or each by the previous one (chain: per-spawn
+//! latency). tokio tasks are `'static`, so they add to a static tally (runs serialised)
+//! whose completion wakes the waiting thread, or fail after [`STALL_LIMIT`].
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};

@@ -1,29 +1,12 @@
-//! The BWoS paper's pool experiment (OSDI'23 §6.2.3, Fig. 12) as `magpie bench poolexp`.
+//! The BWoS pool experiment (OSDI'23 §6.2.3, Fig. 12): `magpie bench poolexp`.
 //!
-//! `N` workers each own a queue of capacity `C = 8192` (magpie: 8 blocks × 1024). In each
-//! round a worker puts until its queue is full, gets until it is empty, then attempts
-//! `k · C` single-item steals from the other workers' queues, choosing each victim with a
-//! victim policy; `k ∈ {0, 25, 50, 100} %`. Throughput = successful puts + gets + steals
-//! per second of wall time, summed over the pool (the paper's metric). Every policy of
-//! [`magpie::policy`] runs on magpie's BWoS queues (LIFO, FIFO) and, through the same
-//! harness and the same [`Victims`](magpie::policy::Victims) view, on crossbeam-deque
-//! (`Worker::new_lifo` / `new_fifo` + `Stealer`) and st3 (`lifo` / `fifo` workers).
-//!
-//! Choices where the paper is silent, stated in the output too:
-//! * the stealing phase makes `k · C` steal *attempts* (an attempt whose victim is empty
-//!   still counts), so a round always ends even when every queue is empty;
-//! * steals take one item ([`Stolen`](steal::Stolen)); stolen items are consumed, not
-//!   pushed into the thief's queue, so every round refills the owner's queue from empty;
-//! * steals target the other workers' queues only (no global injector);
-//! * `N = 2` runs pinned (one worker per core); `N = 8` runs unpinned and oversubscribed
-//!   on a 2-core machine (the paper's 8 threads had 8 cores on two NUMA nodes);
-//! * the topology given to policies is uniform (one cache, one node), so NUMA-aware
-//!   policies see no structure to exploit here.
-//!
-//! Pieces: [`steal`] (the thief side of each queue), [`view`] (the policies' view),
-//! [`tally`] (item conservation), [`mod@run`] (one measured run), [`exp`] (cells and
-//! interleaved repetitions), [`policies`] (which policies), [`report`] (tables, CSV,
-//! SVG, target checks).
+//! `N` workers each own a queue of capacity `C`; a round puts until full, gets until
+//! empty, then makes `k · C` single-item steal attempts on the other queues, each victim
+//! chosen by a policy of [`magpie::policy`]; throughput = (puts + gets + steals) / wall
+//! time. magpie's queues, crossbeam-deque and st3 run the same harness and policy view.
+//! Where the paper is silent (attempts count even on an empty victim, stolen items are
+//! consumed, no injector, `N = 8` unpinned and oversubscribed, uniform topology) the
+//! choice is stated in the output.
 
 pub mod exp;
 pub mod policies;

@@ -1,10 +1,5 @@
-//! Experiment 1 (BWoS §6.2.1): one owner, no thief.
-//!
-//! The owner puts until the queue is full, then gets until it is empty, for a fixed
-//! number of rounds; throughput = (puts + gets) / s. Repetitions are interleaved across
-//! implementations (rep 1 of all, then rep 2 of all, ..., each in a fresh order: [`crate::order`]) so slow
-//! drift of a noisy machine hits every implementation alike. magpie is compared, by ratio
-//! of medians, with the sequential bound and the peers of the same flavour.
+//! Experiment 1 (BWoS §6.2.1): the owner alone puts until full, then gets until empty;
+//! (puts + gets) / s against the sequential bound and the peers of the same flavour.
 
 use super::{retry_budget, Family, Flavour, Impl, Notes, Params};
 use crate::csv::Csv;
@@ -161,12 +156,11 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         categories: Flavour::ALL.iter().map(|f| f.name().to_string()).collect(),
         series: Family::ALL
             .iter()
-            .map(|&fam| BarSeries {
-                name: fam.name().to_string(),
-                bars: Flavour::ALL
-                    .iter()
-                    .map(|&fl| find(fam, fl).map(Bar::from))
-                    .collect(),
+            .map(|&fam| {
+                BarSeries::new(
+                    fam.name(),
+                    Flavour::ALL.iter().map(|&fl| find(fam, fl).map(Bar::from)),
+                )
             })
             .collect(),
     };

@@ -1,11 +1,6 @@
-//! Experiment 2 (BWoS §6.2.2): the owner loop of experiment 1 while one thief steals.
-//!
-//! The thief (pinned to core 1; owner on core 0) steals single items in a loop and
-//! spins a tunable number of `spin_loop` iterations between attempts. The pause is
-//! calibrated per implementation by a short geometric bisection on short runs to reach
-//! target stolen percentages ≈ 1, 5, 10, 20 % (0 % = no thief thread); then each
-//! configuration is measured with repetitions. Targets are only approximately hit: the
-//! achieved percentage is what the tables, CSV and plots report.
+//! Experiment 2 (BWoS §6.2.2): the owner loop of experiment 1 while a thief on core 1
+//! steals single items, its pause calibrated per implementation to ≈ 1, 5, 10, 20 %
+//! stolen (0 % = no thief). The achieved percentage is what is reported.
 
 use super::calibrate::{self, Config};
 use super::run::StealRun;

@@ -1,11 +1,5 @@
-//! Single-queue microbenchmarks of the BWoS paper (OSDI'23, §6.2).
-//!
-//! * Experiment 1 ([`exp1`], §6.2.1): the owner alone puts until full, gets until empty;
-//!   throughput compared with the sequential bound and with peers of the same flavour.
-//! * Experiment 2 ([`exp2`], §6.2.2): the same owner loop while one thief steals single
-//!   items with a calibrated pause, at target stolen percentages ≈ 0, 1, 5, 10, 20 %.
-//!
-//! All implementations ([`Impl`]) run the same monomorphised loops ([`run`](run::run)).
+//! Single-queue microbenchmarks of BWoS (OSDI'23 §6.2): [`exp1`] (owner only) and
+//! [`exp2`] (owner and one thief), every [`Impl`] on the same loops ([`run`](run::run)).
 
 pub mod calibrate;
 pub mod exp1;

@@ -158,10 +158,7 @@ fn overhead_table(
         y_label: "hand-written time / skeleton time (1 = no overhead; bars = extremes)".into(),
         x_label: "workload".into(),
         categories: params.overhead.iter().map(|w| w.label()).collect(),
-        series: vec![BarSeries {
-            name: "skeleton".into(),
-            bars,
-        }],
+        series: vec![BarSeries::new("skeleton", bars)],
     };
     (table.render(), chart)
 }
@@ -186,10 +183,7 @@ fn speedup_table(
     let mut series: Vec<BarSeries> = params
         .coordinations
         .iter()
-        .map(|(name, _)| BarSeries {
-            name: (*name).into(),
-            bars: Vec::new(),
-        })
+        .map(|(name, _)| BarSeries::new(*name, Vec::new()))
         .collect();
     for (w, workload) in params.speedup.iter().enumerate() {
         for (c, &(_, coordination)) in params.coordinations.iter().enumerate() {
@@ -251,10 +245,7 @@ fn policy_table(params: &Params, samples: &[Sample]) -> (String, BarChart) {
     let mut series: Vec<BarSeries> = params
         .policies
         .iter()
-        .map(|name| BarSeries {
-            name: (*name).into(),
-            bars: Vec::new(),
-        })
+        .map(|name| BarSeries::new(*name, Vec::new()))
         .collect();
     let mut categories = Vec::new();
     for (w, workload) in params.speedup.iter().enumerate() {

@@ -140,12 +140,13 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             .collect(),
         series: modes
             .iter()
-            .map(|&m| BarSeries {
-                name: mode_name(m),
-                bars: Queue::ALL
-                    .iter()
-                    .flat_map(|&q| [true, false].map(|pre| find(q, pre, m).map(Bar::from)))
-                    .collect(),
+            .map(|&m| {
+                BarSeries::new(
+                    mode_name(m),
+                    Queue::ALL
+                        .iter()
+                        .flat_map(|&q| [true, false].map(|pre| find(q, pre, m).map(Bar::from))),
+                )
             })
             .collect(),
     };

@@ -1,16 +1,7 @@
-//! Benchmarks of the two-lock MPMC queue (`magpie_queue::twolock`), after section V of
-//! the paper "two-lock queue optimizations" (throughput of `N` items through the queue
-//! with `P` producers and `K` consumers, each optimization alone and combined).
-//!
-//! * [`throughput`]: `N` 8-byte items, `P ∈ {1, 2, 4}`, `K ∈ {1, 2}`; every paper
-//!   configuration ([`configs::Impl`]) plus peers (`Mutex<VecDeque>`, crossbeam
-//!   `SegQueue`, crossbeam-deque `Injector`, crossbeam `ArrayQueue`) in the same run.
-//! * [`sides`]: push-only and pop-only runs with one or two threads, for the default and
-//!   the lock-free peers: each side's cost alone and under contention (no target).
-//! * [`batch`]: one consumer drains `N` items with `pop_batch(32)` vs 32 × `try_pop`.
-//!
-//! All implementations run the same monomorphised loops ([`mod@run`]); repetitions are
-//! interleaved so a noisy machine's drift hits every implementation alike.
+//! Benchmarks of the two-lock MPMC queue (`magpie_queue::twolock`) after section V of
+//! "two-lock queue optimizations": [`throughput`] (`N` items, `P` producers, `K`
+//! consumers, every paper configuration and the peers), [`sides`] (push-only, pop-only)
+//! and [`batch`] (`pop_batch(32)` vs 32 × `try_pop`), all on the loops of [`mod@run`].
 
 pub mod batch;
 pub mod configs;

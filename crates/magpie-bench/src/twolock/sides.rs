@@ -1,12 +1,7 @@
-//! One side at a time: push-only and pop-only throughput with one or two threads.
-//!
-//! The throughput matrix mixes everything: with 4 threads on 2 cores the scheduler
-//! decides, moment by moment, whether two producers, two consumers, or one of each run
-//! together. This experiment measures those phases separately, for magpie's default,
-//! the default with a test-and-set pop lock, and the lock-free peers: a side alone
-//! (1 thread: the uncontended cost of an operation) and two threads of the same side
-//! (every operation contends for the side's lock, or its CAS in the peers). It has no
-//! target; it explains where the two-lock queue gains and loses against `SegQueue`.
+//! One side at a time: push-only and pop-only runs with one or two threads, which the
+//! mixed `P`,`K` runs interleave at the scheduler's whim: each side's uncontended cost
+//! and its cost under contention. No target; it explains the gains and losses against
+//! `SegQueue`.
 
 use super::configs::{Driver, Impl};
 use super::peers::MpmcQueue;
@@ -107,12 +102,11 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         categories: PHASES.iter().map(|&ph| phase_name(ph)).collect(),
         series: IMPLS
             .iter()
-            .map(|&imp| BarSeries {
-                name: imp.name().to_string(),
-                bars: PHASES
-                    .iter()
-                    .map(|&ph| sums.get((ph, imp)).map(Bar::from))
-                    .collect(),
+            .map(|&imp| {
+                BarSeries::new(
+                    imp.name(),
+                    PHASES.iter().map(|&ph| sums.get((ph, imp)).map(Bar::from)),
+                )
             })
             .collect(),
     };

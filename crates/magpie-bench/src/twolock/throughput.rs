@@ -1,12 +1,6 @@
-//! Throughput of `N` 8-byte items through the queue with `P` producers and `K` consumers
-//! (paper III/V), for every paper configuration and the peers, in one run.
-//!
-//! By default the full matrix (all 20 implementations × 6 points) runs: about two and a
-//! half minutes at 2M items × 7 reps on 2 cores. With [`Params::full_matrix`] off, only
-//! `P=1,K=1` and `P=2,K=2` run everything and the other points (`P ∈ {1, 2, 4}`,
-//! `K ∈ {1, 2}`) run the reduced set [`Impl::REDUCED`] (magpie's default, the final
-//! combinations, their optimal-order base, the peers). Repetitions are interleaved over
-//! all cells.
+//! Throughput of `N` items through the queue with `P` producers and `K` consumers (paper
+//! III/V), every configuration and peer in one run; without [`Params::full_matrix`] only
+//! `P=1,K=1` and `P=2,K=2` run everything and the other points [`Impl::REDUCED`].
 
 use super::configs::Impl;
 use super::{f2, table_row, Params};
@@ -363,12 +357,11 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
                 .collect(),
             series: impls
                 .iter()
-                .map(|&imp| BarSeries {
-                    name: imp.name().to_string(),
-                    bars: points
-                        .iter()
-                        .map(|&pk| find(pk, imp).map(Bar::from))
-                        .collect(),
+                .map(|&imp| {
+                    BarSeries::new(
+                        imp.name(),
+                        points.iter().map(|&pk| find(pk, imp).map(Bar::from)),
+                    )
                 })
                 .collect(),
         };
