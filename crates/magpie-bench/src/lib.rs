@@ -68,7 +68,6 @@ pub enum BenchError {
     Io {
         /// What was being done, e.g. "create output directory".
         what: &'static str,
-        /// The path involved.
         path: PathBuf,
         /// The underlying error.
         source: std::io::Error,

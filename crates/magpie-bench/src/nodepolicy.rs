@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::stats::{mean_sd, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::{mpirun, BenchError, Outcome, RunOptions, TargetCheck};
 
@@ -62,13 +63,6 @@ struct Cell {
     speedup_vs_random_percent: f64,
     /// Eq. (4.1) against depthpool (performance rows only; 0 elsewhere).
     speedup_vs_depthpool_percent: f64,
-}
-
-fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len().max(1) as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, var.sqrt())
 }
 
 /// Runs the evaluation.
@@ -202,8 +196,7 @@ fn summarise(app: &str, ranks: usize, scenario: &'static str, times: &[Vec<f64>;
         .zip(times)
         .map(|(&policy, t)| {
             let (mean, sd) = mean_sd(t);
-            let min = t.iter().copied().fold(f64::INFINITY, f64::min);
-            let max = t.iter().copied().fold(0.0, f64::max);
+            let (min, max) = Summary::of(t).map_or((f64::INFINITY, 0.0), |s| (s.min, s.max));
             Cell {
                 app: app.to_string(),
                 ranks,

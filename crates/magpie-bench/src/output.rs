@@ -52,11 +52,9 @@ pub fn csv_text<T: Serialize>(rows: &[T]) -> String {
 pub struct Out {
     /// The folder.
     pub dir: PathBuf,
-    /// Files written, in order.
     pub files: Vec<PathBuf>,
     /// The report, as printed.
     pub text: String,
-    /// Target checks.
     pub targets: Vec<TargetCheck>,
 }
 

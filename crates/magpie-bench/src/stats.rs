@@ -128,6 +128,14 @@ pub fn median(samples: &[f64]) -> Option<f64> {
     Summary::of(samples).map(|s| s.median)
 }
 
+/// Mean and sample standard deviation of `xs` (0, 0 when empty; sd 0 for one sample).
+pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
+}
+
 /// Ratio of medians `a.median / b.median` (`None` when `b`'s median is 0).
 pub fn ratio_of_medians(a: &Summary, b: &Summary) -> Option<f64> {
     if b.median == 0.0 {

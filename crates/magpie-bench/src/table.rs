@@ -64,17 +64,17 @@ pub fn targets(targets: &[crate::TargetCheck]) -> String {
     t.render()
 }
 
+/// `x` scaled to its SI prefix (G, M, k or none) and that prefix.
+pub fn si_parts(x: f64) -> (f64, &'static str) {
+    [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|&(scale, _)| x.abs() >= scale)
+        .map_or((x, ""), |(scale, suffix)| (x / scale, suffix))
+}
+
 /// Formats a rate compactly with an SI suffix, e.g. `412.3M`.
 pub fn si(x: f64) -> String {
-    let (v, suffix) = if x.abs() >= 1e9 {
-        (x / 1e9, "G")
-    } else if x.abs() >= 1e6 {
-        (x / 1e6, "M")
-    } else if x.abs() >= 1e3 {
-        (x / 1e3, "k")
-    } else {
-        (x, "")
-    };
+    let (v, suffix) = si_parts(x);
     format!("{v:.1}{suffix}")
 }
 

@@ -40,7 +40,6 @@ pub struct Params {
     pub sort_len: usize,
     /// Sequential cutoff of the quicksort (the same for every runtime).
     pub sort_cutoff: usize,
-    /// N-queens board sizes.
     pub queens: Vec<u32>,
     /// xorshift rounds of each of the two long tasks (BWoS §8 starvation case).
     pub long_steps: u64,

@@ -58,7 +58,6 @@ impl Runtime {
 /// One runtime at one thread count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The runtime.
     pub runtime: Runtime,
     /// Worker threads of its pool.
     pub threads: usize,

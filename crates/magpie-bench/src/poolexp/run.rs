@@ -48,11 +48,8 @@ impl Config {
 /// Counters of one worker over its timed rounds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WorkerRun {
-    /// Completed rounds.
     pub rounds: u64,
-    /// Successful puts.
     pub puts: u64,
-    /// Successful gets.
     pub gets: u64,
     /// Items stolen (single-item steals that succeeded).
     pub stolen: u64,

@@ -130,9 +130,7 @@ impl Family {
 /// One implementation under test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Impl {
-    /// Which family.
     pub family: Family,
-    /// Which flavour.
     pub flavour: Flavour,
 }
 
@@ -229,7 +227,6 @@ pub enum Only {
 /// Options of `magpie bench queue`.
 #[derive(Clone, Debug)]
 pub struct QueueOptions {
-    /// Common options.
     pub common: RunOptions,
     /// Run one experiment only (`None` = both).
     pub only: Option<Only>,

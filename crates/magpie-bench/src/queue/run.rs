@@ -17,9 +17,7 @@ use crate::BenchError;
 /// Counters of one timed owner run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OwnerRun {
-    /// Successful puts.
     pub puts: u64,
-    /// Successful gets.
     pub gets: u64,
     /// Wall time of the timed loop in seconds.
     pub secs: f64,
@@ -40,7 +38,6 @@ impl OwnerRun {
 /// Result of one run with (optionally) a thief thread.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StealRun {
-    /// The owner's counters.
     pub owner: OwnerRun,
     /// Successful single-item steals during the owner's timed loop.
     pub stolen: u64,

@@ -33,7 +33,6 @@ pub struct Params {
     pub coordinations: Vec<NamedCoordination>,
     /// Coordinations of the policy experiment.
     pub policy_coordinations: Vec<NamedCoordination>,
-    /// Victim policies compared.
     pub policies: Vec<&'static str>,
 }
 

@@ -18,7 +18,6 @@ pub enum Workload {
     Clique {
         /// File stem, e.g. `brock200_4`.
         name: String,
-        /// The graph.
         graph: clique::Graph,
     },
     /// Numerical semigroups counted up to a genus.
@@ -37,7 +36,6 @@ pub enum Workload {
     Knapsack {
         /// File stem.
         name: String,
-        /// The instance.
         instance: knapsack::KnapsackInstance,
     },
 }
@@ -46,7 +44,6 @@ pub enum Workload {
 pub struct RunResult {
     /// A printable summary of the answer, equal across correct runs.
     pub answer: String,
-    /// Wall-clock time.
     pub time: Duration,
     /// The skeleton's statistics (`None` for a hand-written solver).
     pub stats: Option<SearchStats>,
