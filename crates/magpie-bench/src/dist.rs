@@ -89,28 +89,19 @@ fn workloads(quick: bool, out: &Path) -> Result<Vec<(String, Vec<String>)>, Benc
         ("30", "T1", (300, 0.7))
     };
     let graph = write_random_graph(out, n, p, 7)?;
-    let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let budget = "--skeleton budget -b 1000";
+    let mut clique = vec!["clique".to_string(), graph];
+    clique.extend(mpirun::args("--skeleton depth-bounded -d 2"));
     Ok(vec![
         (
             format!("NS genus {genus}"),
-            args(&[
-                "semigroups",
-                "-g",
-                genus,
-                "--skeleton",
-                "budget",
-                "-b",
-                "1000",
-            ]),
+            mpirun::args(&format!("semigroups -g {genus} {budget}")),
         ),
         (
             format!("UTS {tree}"),
-            args(&["uts", tree, "--skeleton", "budget", "-b", "1000"]),
+            mpirun::args(&format!("uts {tree} {budget}")),
         ),
-        (
-            format!("clique G({n},{p})"),
-            args(&["clique", &graph, "--skeleton", "depth-bounded", "-d", "2"]),
-        ),
+        (format!("clique G({n},{p})"), clique),
     ])
 }
 

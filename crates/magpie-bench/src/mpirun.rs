@@ -47,6 +47,11 @@ pub fn search(
     serde_json::from_str(record).map_err(|e| BenchError::Worker(format!("bad JSON: {e}")))
 }
 
+/// The words of `line` (split at white space) as arguments.
+pub fn args(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_string).collect()
+}
+
 /// The number at `path` in `record` (0 if absent).
 pub fn number(record: &Value, path: &[&str]) -> f64 {
     path.iter()

@@ -77,32 +77,12 @@ pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
         ("brock200_1", "35", &[2, 4, 8])
     };
     let graph_path = options.data.join(format!("dimacs/{graph}.clq"));
-    let graph_path = graph_path.display().to_string();
-    let text = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut clique = vec!["clique".to_string(), graph_path.display().to_string()];
+    clique.extend(mpirun::args("--skeleton depth-bounded -d 2"));
+    let semigroups = format!("semigroups -g {genus} --skeleton budget -b 1000000");
     let apps = [
-        (
-            format!("clique {graph}"),
-            text(&[
-                "clique",
-                &graph_path,
-                "--skeleton",
-                "depth-bounded",
-                "-d",
-                "2",
-            ]),
-        ),
-        (
-            format!("NS genus {genus}"),
-            text(&[
-                "semigroups",
-                "-g",
-                genus,
-                "--skeleton",
-                "budget",
-                "-b",
-                "1000000",
-            ]),
-        ),
+        (format!("clique {graph}"), clique),
+        (format!("NS genus {genus}"), mpirun::args(&semigroups)),
     ];
     let mut runs = Vec::new();
     let mut cells = Vec::new();

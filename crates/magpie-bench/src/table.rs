@@ -64,6 +64,11 @@ pub fn targets(targets: &[crate::TargetCheck]) -> String {
     t.render()
 }
 
+/// Two decimals, or empty for `None`.
+pub fn f2(x: Option<f64>) -> String {
+    x.map_or(String::new(), |v| format!("{v:.2}"))
+}
+
 /// `x` scaled to its SI prefix (G, M, k or none) and that prefix.
 pub fn si_parts(x: f64) -> (f64, &'static str) {
     [(1e9, "G"), (1e6, "M"), (1e3, "k")]

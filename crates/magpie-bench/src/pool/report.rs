@@ -13,7 +13,7 @@ use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
+use crate::table::{f2, si, Table};
 use crate::{BenchError, TargetCheck};
 
 /// A stated target (issues 4 and 21).
@@ -66,10 +66,6 @@ fn speed_bar(base: &Summary, s: &Summary) -> Option<Bar> {
     let value = ratio_of_medians(base, s)?;
     let range = (s.max > 0.0 && s.min > 0.0).then(|| (base.median / s.max, base.median / s.min));
     Some(Bar { value, range })
-}
-
-fn f2(x: Option<f64>) -> String {
-    x.map_or(String::new(), |v| format!("{v:.2}"))
 }
 
 fn ms(secs: f64) -> String {

@@ -73,44 +73,34 @@ impl Config {
 /// Threads of the compared configurations (the machine has 2 cores).
 pub const THREADS: usize = 2;
 
+const MAGPIE_1: Config = Config::new(Runtime::Magpie, 1);
+const MAGPIE: Config = Config::new(Runtime::Magpie, THREADS);
+const RAYON_1: Config = Config::new(Runtime::Rayon, 1);
+const RAYON: Config = Config::new(Runtime::Rayon, THREADS);
+const CHILI: Config = Config::new(Runtime::Chili, THREADS);
+
 /// magpie and rayon at [`THREADS`].
-pub const FORK_JOIN: [Config; 2] = [
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, THREADS),
-];
+pub const FORK_JOIN: [Config; 2] = [MAGPIE, RAYON];
 
 /// magpie and rayon at 1 and [`THREADS`] threads (for the 1→2 speedup).
-pub const FORK_JOIN_SPEEDUP: [Config; 4] = [
-    Config::new(Runtime::Magpie, 1),
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, 1),
-    Config::new(Runtime::Rayon, THREADS),
-];
+pub const FORK_JOIN_SPEEDUP: [Config; 4] = [MAGPIE_1, MAGPIE, RAYON_1, RAYON];
 
 /// magpie, rayon and chili at [`THREADS`] (quicksort).
-pub const JOIN_PEERS: [Config; 3] = [
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, THREADS),
-    Config::new(Runtime::Chili, THREADS),
-];
+pub const JOIN_PEERS: [Config; 3] = [MAGPIE, RAYON, CHILI];
 
 /// magpie and rayon at 1 and [`THREADS`] threads, chili at [`THREADS`] and the
 /// sequential bound (fib).
 pub const JOIN_PEERS_SPEEDUP: [Config; 6] = [
-    Config::new(Runtime::Magpie, 1),
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, 1),
-    Config::new(Runtime::Rayon, THREADS),
-    Config::new(Runtime::Chili, THREADS),
+    MAGPIE_1,
+    MAGPIE,
+    RAYON_1,
+    RAYON,
+    CHILI,
     Config::new(Runtime::Seq, 1),
 ];
 
 /// magpie, rayon and tokio at [`THREADS`].
-pub const SPAWN: [Config; 3] = [
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, THREADS),
-    Config::new(Runtime::Tokio, THREADS),
-];
+pub const SPAWN: [Config; 3] = [MAGPIE, RAYON, Config::new(Runtime::Tokio, THREADS)];
 
 /// `join` and `scope` of one fork-join runtime, as associated functions so a workload
 /// written once against this trait is monomorphised per runtime. Called inside

@@ -6,7 +6,7 @@ use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
+use crate::table::{f2, si, Table};
 use crate::{BenchError, TargetCheck};
 
 /// Runs experiment 1 and writes `exp1_owner_runs.csv`, `exp1_owner_summary.csv` and
@@ -89,7 +89,6 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     for ((imp, (key, s)), cpu) in impls.iter().zip(sums.iter()).zip(&min_cpu) {
         let seq = sums.ratio(key, (Family::Sequential, imp.flavour));
         let mag = sums.ratio((Family::Magpie, imp.flavour), key);
-        let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
         let mut row = vec![
             imp.name().to_string(),
             imp.family.name().to_string(),

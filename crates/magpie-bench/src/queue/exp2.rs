@@ -9,7 +9,7 @@ use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{LineChart, LineSeries, Point};
-use crate::table::{si, Table};
+use crate::table::{f2, si, Table};
 use crate::{BenchError, TargetCheck};
 
 /// Target stolen percentages; 0 means no thief thread.
@@ -179,7 +179,6 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             let (own, st, pct) = sums[i][k];
             let vs0 = ratio_of_medians(&own, &base);
             let magx = mag.and_then(|m| ratio_of_medians(&sums[m][k].0, &own));
-            let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
             if cfg.target > 0.0 && (pct.median - cfg.target).abs() > 0.25 * cfg.target {
                 far.push(format!(
                     "{} @ {}%: achieved {:.2}%",

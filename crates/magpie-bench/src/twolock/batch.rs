@@ -6,11 +6,11 @@
 use magpie_queue::twolock::{Options, StdLock, TasLock, TwoLockQueue};
 
 use super::run::{drain, DrainMode, Run, BATCH};
-use super::{f2, items_per_sec, table_row, Params};
+use super::{items_per_sec, table_row, Params};
 use crate::output::Out;
 use crate::stats::CellSummaries;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
+use crate::table::{f2, si, Table};
 use crate::{BenchError, TargetCheck};
 
 /// Queue configurations of the drain experiment.

@@ -188,10 +188,10 @@ impl Impl {
                 ..Options::default()
             })),
             Impl::DefaultPopTas => d.go(tl::<TasLock, NB, TasLock>(Options::default())),
-            Impl::MutexDeque => d.go(MutexDeque::new),
-            Impl::SegQueue => d.go(Seg::new),
-            Impl::Injector => d.go(Inject::new),
-            Impl::ArrayQueue => d.go(Bounded::new),
+            Impl::MutexDeque => d.go(MutexDeque::default),
+            Impl::SegQueue => d.go(Seg::default),
+            Impl::Injector => d.go(Inject::default),
+            Impl::ArrayQueue => d.go(Bounded::default),
         }
     }
 }

@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
-use crate::table::si;
+use crate::table::{f2, si};
 use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Sizes of the experiments, derived from `--quick` and `--reps`.
@@ -128,11 +128,6 @@ fn table_row(key: Vec<String>, s: &Summary, extra: String) -> Vec<String> {
     row.extend([si(s.median), si(s.min), si(s.max)]);
     row.extend([format!("{:.1}", s.spread_pct()), extra]);
     row
-}
-
-/// Two decimals, or empty.
-fn f2(x: Option<f64>) -> String {
-    x.map_or(String::new(), |v| format!("{v:.2}"))
 }
 
 /// One paragraph about the machine: cores and load.

@@ -6,11 +6,11 @@
 use super::configs::{Driver, Impl};
 use super::peers::MpmcQueue;
 use super::run::{one_side, Run, Side};
-use super::{f2, items_per_sec, table_row, Params};
+use super::{items_per_sec, table_row, Params};
 use crate::output::Out;
 use crate::stats::CellSummaries;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
+use crate::table::{f2, si, Table};
 use crate::BenchError;
 
 /// The queues compared (bounded peers cannot hold `N` items, so `ArrayQueue` is absent).

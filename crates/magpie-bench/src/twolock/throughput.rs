@@ -3,12 +3,12 @@
 //! `P=1,K=1` and `P=2,K=2` run everything and the other points [`Impl::REDUCED`].
 
 use super::configs::Impl;
-use super::{f2, table_row, Params};
+use super::{table_row, Params};
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{median, CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
+use crate::table::{f2, si, Table};
 use crate::{BenchError, TargetCheck};
 
 /// The `(P, K)` points, in table order.
