@@ -102,9 +102,8 @@ pub const JOIN_PEERS_SPEEDUP: [Config; 6] = [
 /// magpie, rayon and tokio at [`THREADS`].
 pub const SPAWN: [Config; 3] = [MAGPIE, RAYON, Config::new(Runtime::Tokio, THREADS)];
 
-/// `join` and `scope` of one fork-join runtime, as associated functions so a workload
-/// written once against this trait is monomorphised per runtime. Called inside
-/// [`Pool::install`], they use that pool.
+/// `join` and `scope` of one fork-join runtime (inside [`Pool::install`]: of that pool),
+/// so a workload written once is monomorphised per runtime.
 pub trait ForkJoin {
     /// The runtime's scope type.
     type Scope<'s>: Spawner<'s>;
@@ -145,9 +144,7 @@ pub trait Pool: Sync {
         R: Send;
 }
 
-/// Implements [`ForkJoin`] for `$name`, [`Spawner`] for `$krate::Scope` and [`Pool`] for
-/// `$krate::ThreadPool`, by forwarding to `$krate`'s functions of the same names (magpie
-/// and rayon share rayon-core's API).
+/// [`ForkJoin`], [`Spawner`] and [`Pool`] for magpie or rayon (they share rayon-core's API).
 macro_rules! fork_join_runtime {
     ($name:ident, $krate:ident) => {
         #[doc = concat!("`", stringify!($krate), "::join` and `", stringify!($krate), "::scope`.")]
@@ -330,8 +327,7 @@ pub fn unsupported(workload: &str, rt: Runtime) -> BenchError {
     BenchError::Invalid(format!("{workload} does not run on {}", rt.name()))
 }
 
-/// `Ok` when `got == want`; otherwise a wrong answer, which invalidates the run (it is
-/// an error, never a data point).
+/// `Ok` when `got == want`; a wrong answer is an error, never a data point.
 pub fn check<T: PartialEq + std::fmt::Display>(
     what: &str,
     c: Config,
@@ -366,9 +362,8 @@ pub trait ForkJoinTask: Send {
     }
 }
 
-/// Runs `task` inside the magpie, rayon or chili pool of `c` (or sequentially) and times
-/// exactly that call (`install`, or chili's `scope`, included, so a pool slow to wake
-/// pays for it). Tokio has no fork-join.
+/// Runs `task` in the pool of `c` (or sequentially) and times exactly that call, the
+/// pool's `install` or `scope` included (a pool slow to wake pays for it).
 pub fn run_in_pool<T: ForkJoinTask>(
     task: T,
     c: Config,
@@ -393,8 +388,7 @@ pub fn run_in_pool<T: ForkJoinTask>(
     }
 }
 
-/// [`run_in_pool`] for a task whose answer is a number known in advance: checks it
-/// against `want` and returns the sample.
+/// [`run_in_pool`] for a task whose answer must be `want`.
 pub fn run_and_check<T: ForkJoinTask<Out = u64>>(
     task: T,
     c: Config,
@@ -432,8 +426,7 @@ pub struct Sample {
     pub answer: u64,
 }
 
-/// What the report needs to know about a workload (the workloads themselves, with their
-/// trees and arrays, are dropped before the idle measurement).
+/// What the report needs to know about a workload (which is dropped before idle runs).
 #[derive(Clone, Debug)]
 pub struct Info {
     /// Family, e.g. `fib`.
@@ -446,8 +439,7 @@ pub struct Info {
     pub tasks: Option<u64>,
 }
 
-/// One run of a workload on a config: untimed preparation, the timed call into the
-/// pool, verification; the workload's label is the third argument.
+/// One run of a workload (labelled by the third argument) on a config, verified.
 type RunFn = Box<dyn FnMut(Config, &Pools, &str) -> Result<Sample, BenchError>>;
 
 /// One workload at one size, e.g. fib(32) or N-queens 13, and the configs it runs on.
