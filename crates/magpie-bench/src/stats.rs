@@ -1,9 +1,5 @@
-//! Summary statistics over benchmark repetitions.
-//!
-//! A speed claim in magpie is a ratio of medians measured in one run, reported with the
-//! spread of each side, so this module provides exactly that: median, min, max,
-//! interquartile range and a relative spread, plus a ratio-of-medians helper and
-//! [`CellSummaries`], which finds an experiment's cell by its key.
+//! Summary statistics over repetitions (median, min, max, quartiles, spread, mean and
+//! sd), ratios of medians, and [`CellSummaries`] to find an experiment's cell by its key.
 
 /// Summary of a set of repetitions of one measurement (e.g. ops/s).
 #[derive(Clone, Copy, Debug, PartialEq)]

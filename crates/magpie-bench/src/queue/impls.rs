@@ -1,9 +1,6 @@
-//! The queue implementations under test, behind one small trait.
-//!
-//! Every implementation runs the identical, monomorphised owner and thief loops, so
-//! differences in the numbers come from the queues, not from the harness. Peers:
-//! the sequential upper bounds (`Vec` stack, `VecDeque` ring; no steals possible),
-//! crossbeam-deque (unbounded, so "full" means `C` items held) and st3 (bounded).
+//! The queue implementations under test, behind one small trait, so all run the same
+//! monomorphised loops. Peers: the sequential bounds (`Vec`, `VecDeque`), crossbeam-deque
+//! (unbounded: "full" means `C` items held) and st3.
 
 use std::collections::VecDeque;
 

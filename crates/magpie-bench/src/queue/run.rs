@@ -1,9 +1,6 @@
-//! The measured loops: the owner loop of §6.2.1 and the owner + one thief run of §6.2.2.
-//!
-//! The owner puts until the queue reports full, then gets until it reports empty, for a
-//! fixed number of rounds. Only that loop is timed; queue construction, one warm-up round
-//! and thread start-up are not. Pushed and popped values go through `black_box` so the
-//! work cannot be optimised away.
+//! The measured loops: the owner puts until full then gets until empty, for a fixed
+//! number of rounds (§6.2.1), optionally while one thief steals (§6.2.2). Only that loop
+//! is timed; values pass through `black_box`.
 
 use std::hint::{black_box, spin_loop};
 use std::sync::atomic::{AtomicBool, Ordering};

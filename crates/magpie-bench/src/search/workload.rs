@@ -1,8 +1,6 @@
-//! The search workloads: an application instance that can run under any skeleton
-//! configuration and, where the overhead experiment needs one, as a hand-written
-//! solver. Every run returns a fingerprint of its answer so the harness can check
-//! that all configurations agree (and agree with the known answer, when one is
-//! given) before any time is reported.
+//! The search workloads: an instance that runs under any skeleton configuration and,
+//! for the overhead experiment, as a hand-written solver; every run returns a fingerprint
+//! of its answer so the harness can check that all runs agree.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
