@@ -49,7 +49,7 @@ macro_rules! impls {
         /// One implementation (queue type + configuration).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Impl {
-            $(#[doc = $describe] $v,)*
+            $(#[doc = concat!("`", $describe, "`")] $v,)*
         }
 
         impl Impl {
