@@ -1,9 +1,5 @@
-//! Thread-to-core pinning for benchmarks.
-//!
-//! The queue experiments pin the owner to one core and the thief to another so that the
-//! measured interference is cache-line traffic, not time-slicing. Pinning can fail (not
-//! Linux, restricted cpuset, fewer cores than threads): callers get `false` and must say
-//! so in their output rather than silently reporting unpinned numbers as pinned.
+//! Thread-to-core pinning. Pinning can fail (not Linux, restricted cpuset, too few
+//! cores): callers get `false` and must say so rather than report unpinned numbers as pinned.
 
 /// CPUs this process may run on (Linux: from `sched_getaffinity`; elsewhere `0..n`).
 pub fn allowed_cpus() -> Vec<usize> {

@@ -1,28 +1,21 @@
-//! Maximum clique against the best sequential solver's published figures:
-//! `magpie bench clique`.
+//! Maximum clique against the Glasgow solver: `magpie bench clique`.
 //!
-//! For each DIMACS instance and each bound (`colour`, `infra-chromatic`): the
-//! sequential skeleton on 1 thread (nodes and time, beside the Glasgow clique solver's
-//! nodes and time measured on this machine for issue 23 on 2026-11-24: Glasgow cannot
-//! be built here, so its times are from another run and only the node counts compare
-//! exactly), and stack stealing (steal-all) on 2 threads, whose speedup over the
-//! sequential skeleton of the same bound is the parallel target (≥ 1.9 on brock400_2
-//! and p_hat300-3). Runs alternate bound by bound within every repetition; answers
-//! (ω) are checked against each other. `--quick`: the three small instances, one
-//! repetition. Instances from `MAGPIE_DATA` (default `../shared/data`).
+//! Per instance and bound: the sequential skeleton on 1 thread (nodes and time beside
+//! Glasgow's, measured for issue 23 in another run: only node counts compare exactly) and
+//! stack stealing on 2 threads (speedup target ≥ 1.9 on brock400_2 and p_hat300-3).
+//! Answers (ω) are checked against each other; `--quick` runs the small instances.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::time::Instant;
 
-use magpie::ThreadPoolBuilder;
 use magpie_search::apps::clique::{maximum_clique_with, read_dimacs, CliqueBound, Graph};
 use magpie_search::SearchConfig;
 use serde::Serialize;
 
+use crate::pool::run::magpie_pool;
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{BenchError, Outcome, RunOptions, TargetCheck};
 
 /// The Glasgow clique solver on this machine (issue 23): instance, seconds, nodes.
 pub const GLASGOW: [(&str, f64, u64); 5] = [
@@ -63,12 +56,10 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let out = &options.out_dir;
-    output::prepare_dir(out)?;
+    let mut out = options.out()?;
     let quick = options.quick;
-    let reps = options.reps.unwrap_or(if quick { 1 } else { 3 });
-    let data = std::env::var_os("MAGPIE_DATA")
-        .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
+    let reps = options.reps_or(1, 3);
+    let data = crate::data_dir();
     let instances: Vec<(&'static str, Graph)> = GLASGOW
         .iter()
         .filter(|(name, ..)| !quick || !matches!(*name, "brock400_2" | "p_hat300-3"))
@@ -79,13 +70,7 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             })
         })
         .collect::<Result<_, _>>()?;
-    let pool = |n| {
-        ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| BenchError::Invalid(format!("pool: {e}")))
-    };
-    let (one, two) = (pool(1)?, pool(2)?);
+    let (one, two) = (magpie_pool(1)?, magpie_pool(2)?);
     // cells: instance × bound × {1 thread sequential, 2 threads stack stealing}
     let cells = instances.len() * BOUNDS.len() * 2;
     let mut times = vec![Vec::new(); cells];
@@ -165,24 +150,12 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             }
         }
     }
-    let mut outcome = Outcome {
-        files: vec![
-            mpirun::write_csv(out, "clique_runs.csv", &runs)?,
-            mpirun::write_csv(out, "clique_summary.csv", &rows)?,
-        ],
-        targets,
-    };
-    outcome.files.push(output::write_file(
-        out,
-        "clique_nodes.svg",
-        &chart(&rows).render(),
-    )?);
-    let report = report(&rows, &outcome.targets, reps, quick);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "clique_report.txt", &report)?);
-    Ok(outcome)
+    out.rows("clique_runs.csv", &runs)?;
+    out.rows("clique_summary.csv", &rows)?;
+    out.file("clique_nodes.svg", &chart(&rows).render())?;
+    out.say(&report(&rows, &targets, reps, quick));
+    out.targets = targets;
+    out.finish("clique_report.txt")
 }
 
 /// Nodes of each bound as a fraction of the Glasgow solver's, per instance.
@@ -196,19 +169,18 @@ fn chart(rows: &[SummaryRow]) -> BarChart {
         categories: instances.iter().map(|s| s.to_string()).collect(),
         series: BOUNDS
             .iter()
-            .map(|bound| BarSeries {
-                name: bound.to_string(),
-                bars: instances
-                    .iter()
-                    .map(|i| {
+            .map(|bound| {
+                BarSeries::new(
+                    bound.to_string(),
+                    instances.iter().map(|i| {
                         rows.iter()
                             .find(|r| r.instance == *i && r.bound == bound.to_string())
                             .map(|r| Bar {
                                 value: r.nodes_vs_glasgow,
                                 range: None,
                             })
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     }
@@ -230,15 +202,5 @@ fn report(rows: &[SummaryRow], targets: &[TargetCheck], reps: usize, quick: bool
             r.two_threads_median_s, r.speedup, r.glasgow_nodes, r.glasgow_s, r.nodes_vs_glasgow
         );
     }
-    for t in targets {
-        let _ = writeln!(
-            text,
-            "{:<70} {:>6.2}x >= {:.2}x {}",
-            t.name,
-            t.measured.unwrap_or(f64::NAN),
-            t.threshold,
-            if t.passed() { "PASS" } else { "MISS" }
-        );
-    }
-    text
+    text + &crate::table::targets(targets)
 }

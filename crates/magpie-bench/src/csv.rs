@@ -1,8 +1,5 @@
-//! CSV tables written with the `csv` crate (RFC 4180 quoting, `\n` line endings).
-//!
-//! Benchmarks write one row per measurement so results can be re-analysed later. A
-//! [`Csv`] keeps a fixed header and checks every row's width against it, since a
-//! misaligned row would silently shift every later column of the file.
+//! CSV tables with a fixed header (the `csv` crate does the quoting); every row's width
+//! is checked, since a misaligned row would shift every later column.
 
 /// A table with a fixed header, rendered to CSV text.
 #[derive(Clone, Debug)]

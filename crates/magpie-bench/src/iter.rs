@@ -1,13 +1,8 @@
 //! Parallel iterators against rayon and the sequential iterator: `magpie bench iter`.
 //!
-//! The same iterator code (one macro body) runs on magpie's and rayon's prelude, each
-//! in its own 2-thread pool built before timing, and the plain sequential iterator
-//! runs beside them. Workloads: sum of squares over 100 M `u64`, map + collect of 10 M
-//! items, filter + count over 10 M, `par_sort_unstable` of 10 M random `u32`, a skewed
-//! map (the cost of an item grows with its index) and a `par_iter` nested in a
-//! `par_iter`. Every cell runs once per repetition in a fresh seeded order
-//! ([`crate::order`]); answers are compared across the three. Target: magpie ≥ 1.0×
-//! rayon (ratio of median times) on every row. `--quick` divides the sizes by 10.
+//! The same iterator code runs on each prelude in its own 2-thread pool; answers are
+//! compared. Target: magpie ≥ 1.0× rayon on every workload. `--quick` divides the sizes
+//! by 10.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -17,7 +12,7 @@ use serde::Serialize;
 
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{BenchError, Outcome, RunOptions, TargetCheck};
 
 const THREADS: usize = 2;
 const RUNTIMES: [&str; 3] = ["magpie", "rayon", "sequential"];
@@ -46,30 +41,31 @@ fn mix(i: u64, j: u64) -> u64 {
     (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ j).rotate_left(17) & 0xffff
 }
 
-/// The workloads written once against whichever prelude is in scope.
+/// The workloads written once against whichever prelude is in scope, with the given
+/// names of `iter`, `into_iter` and `sort_unstable` (parallel or sequential).
 macro_rules! workloads {
-    () => {
+    ($iter:ident, $into_iter:ident, $sort:ident) => {
         pub fn sum_squares(v: &[u64]) -> u64 {
-            v.par_iter().map(|&x| x * x).sum()
+            v.$iter().map(|&x| x * x).sum()
         }
         pub fn map_collect(v: &[u64]) -> Vec<u64> {
-            v.par_iter().map(|&x| x * 3 + 1).collect()
+            v.$iter().map(|&x| x * 3 + 1).collect()
         }
         pub fn filter_count(v: &[u64]) -> usize {
-            v.par_iter().filter(|&&x| x % 3 == 0).count()
+            v.$iter().filter(|&&x| x % 3 == 0).count()
         }
         pub fn sort(v: &mut [u32]) {
-            v.par_sort_unstable()
+            v.$sort()
         }
         pub fn skewed(n: u64) -> u64 {
-            (0..n).into_par_iter().map(super::skew_cost).sum()
+            (0..n).$into_iter().map(super::skew_cost).sum()
         }
         pub fn nested(outer: u64, inner: u64) -> u64 {
             (0..outer)
-                .into_par_iter()
+                .$into_iter()
                 .map(|i| {
                     (0..inner)
-                        .into_par_iter()
+                        .$into_iter()
                         .map(|j| super::mix(i, j))
                         .sum::<u64>()
                 })
@@ -80,35 +76,16 @@ macro_rules! workloads {
 
 mod on_magpie {
     use magpie::prelude::*;
-    workloads!();
+    workloads!(par_iter, into_par_iter, par_sort_unstable);
 }
 
 mod on_rayon {
     use rayon::prelude::*;
-    workloads!();
+    workloads!(par_iter, into_par_iter, par_sort_unstable);
 }
 
 mod sequential {
-    pub fn sum_squares(v: &[u64]) -> u64 {
-        v.iter().map(|&x| x * x).sum()
-    }
-    pub fn map_collect(v: &[u64]) -> Vec<u64> {
-        v.iter().map(|&x| x * 3 + 1).collect()
-    }
-    pub fn filter_count(v: &[u64]) -> usize {
-        v.iter().filter(|&&x| x % 3 == 0).count()
-    }
-    pub fn sort(v: &mut [u32]) {
-        v.sort_unstable()
-    }
-    pub fn skewed(n: u64) -> u64 {
-        (0..n).map(super::skew_cost).sum()
-    }
-    pub fn nested(outer: u64, inner: u64) -> u64 {
-        (0..outer)
-            .map(|i| (0..inner).map(|j| super::mix(i, j)).sum::<u64>())
-            .sum()
-    }
+    workloads!(iter, into_iter, sort_unstable);
 }
 
 /// Inputs, built once before timing.
@@ -241,18 +218,11 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let out = &options.out_dir;
-    output::prepare_dir(out)?;
-    let reps = options.reps.unwrap_or(if options.quick { 3 } else { 11 });
+    let mut out = options.out()?;
+    let reps = options.reps_or(3, 11);
     let pools = Pools {
-        magpie: magpie::ThreadPoolBuilder::new()
-            .num_threads(THREADS)
-            .build()
-            .map_err(|e| BenchError::Invalid(format!("magpie pool: {e}")))?,
-        rayon: rayon::ThreadPoolBuilder::new()
-            .num_threads(THREADS)
-            .build()
-            .map_err(|e| BenchError::Invalid(format!("rayon pool: {e}")))?,
+        magpie: crate::pool::run::magpie_pool(THREADS)?,
+        rayon: crate::pool::run::rayon_pool(THREADS)?,
     };
     let inputs = Inputs::new(options.quick);
     let cells = WORKLOADS.len() * RUNTIMES.len();
@@ -310,25 +280,12 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             threshold: 1.0,
         });
     }
-    let mut outcome = Outcome {
-        files: vec![
-            mpirun::write_csv(out, "iter_runs.csv", &runs)?,
-            mpirun::write_csv(out, "iter_summary.csv", &rows)?,
-        ],
-        targets,
-    };
-    let chart = chart(&times, reps);
-    outcome.files.push(output::write_file(
-        out,
-        "iter_speedup.svg",
-        &chart.render(),
-    )?);
-    let report = report(&rows, &outcome.targets, reps, options.quick);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "iter_report.txt", &report)?);
-    Ok(outcome)
+    out.rows("iter_runs.csv", &runs)?;
+    out.rows("iter_summary.csv", &rows)?;
+    out.file("iter_speedup.svg", &chart(&times, reps).render())?;
+    out.say(&report(&rows, &targets, reps, options.quick));
+    out.targets = targets;
+    out.finish("iter_report.txt")
 }
 
 /// Speedup over the sequential iterator, per repetition (median, min..max).
@@ -342,16 +299,16 @@ fn chart(times: &[Vec<f64>], reps: usize) -> BarChart {
         series: RUNTIMES[..2]
             .iter()
             .enumerate()
-            .map(|(r, name)| BarSeries {
-                name: name.to_string(),
-                bars: (0..WORKLOADS.len())
-                    .map(|w| {
+            .map(|(r, name)| {
+                BarSeries::new(
+                    *name,
+                    (0..WORKLOADS.len()).map(|w| {
                         let seq = &times[w * n + 2];
                         let mine = &times[w * n + r];
                         let speedups: Vec<f64> = seq.iter().zip(mine).map(|(s, m)| s / m).collect();
                         Summary::of(&speedups).map(Bar::from)
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     }
@@ -389,15 +346,5 @@ fn report(rows: &[SummaryRow], targets: &[TargetCheck], reps: usize, quick: bool
             r.x_sequential
         );
     }
-    for t in targets {
-        let _ = writeln!(
-            text,
-            "{:<58} {:>6.2}x >= {:.2}x {}",
-            t.name,
-            t.measured.unwrap_or(f64::NAN),
-            t.threshold,
-            if t.passed() { "PASS" } else { "MISS" }
-        );
-    }
-    text
+    text + &crate::table::targets(targets)
 }

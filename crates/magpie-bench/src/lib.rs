@@ -1,14 +1,9 @@
 //! magpie-bench: the benchmark harness behind `magpie bench ...`.
 //!
-//! Every speed claim in magpie is a ratio of medians measured in one run against a peer
-//! or a sequential bound on the same workload, with repetitions and spread. This crate
-//! holds the pieces for that ([`stats`], [`csv`], [`svg`], [`table`], [`progress`],
-//! [`affinity`]) and the experiments themselves ([`queue`], [`twolock`], [`pool`],
-//! [`poolexp`], [`search`], [`clique`], [`iter`], [`asyncrt`] (scheduler microbenchmarks
-//! of the async runtime) and [`http`] (hyper under wrk on three runtimes), and [`dist`] and [`nodepolicy`], which run the MPI build
-//! under `mpirun`),
-//! listed in a [`registry`] so the command line
-//! can run one benchmark by name or all of them.
+//! Every speed claim is a ratio of medians measured in one run against a peer or a
+//! sequential bound, with repetitions and spread. Shared pieces: [`stats`], [`output`],
+//! [`table`], [`svg`], [`order`], [`progress`], [`affinity`]; the experiments are listed in
+//! [`registry`] (plus [`dist`] and [`nodepolicy`], which run the MPI build under `mpirun`).
 
 pub mod affinity;
 pub mod asyncrt;
@@ -46,6 +41,26 @@ pub struct RunOptions {
     pub out_dir: PathBuf,
 }
 
+impl RunOptions {
+    /// The output folder, prepared (see [`output::Out::new`]); an error for `--reps 0`.
+    pub fn out(&self) -> Result<output::Out, BenchError> {
+        if self.reps == Some(0) {
+            return Err(BenchError::Invalid("--reps must be at least 1".into()));
+        }
+        output::Out::new(&self.out_dir)
+    }
+
+    /// `--reps` if given, else `quick` or `full` repetitions.
+    pub fn reps_or(&self, quick: usize, full: usize) -> usize {
+        self.reps.unwrap_or(if self.quick { quick } else { full })
+    }
+}
+
+/// The shared data folder: `MAGPIE_DATA`, default `../shared/data`.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("MAGPIE_DATA").map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
+}
+
 /// Why a benchmark could not run or could not write its results.
 #[derive(Debug)]
 pub enum BenchError {
@@ -53,7 +68,6 @@ pub enum BenchError {
     Io {
         /// What was being done, e.g. "create output directory".
         what: &'static str,
-        /// The path involved.
         path: PathBuf,
         /// The underlying error.
         source: std::io::Error,

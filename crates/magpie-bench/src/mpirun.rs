@@ -1,10 +1,9 @@
 //! Running the MPI build of `magpie` under `mpirun` for the distributed benchmarks
 //! ([`dist`](crate::dist), [`nodepolicy`](crate::nodepolicy)), and writing their rows.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::BenchError;
@@ -48,6 +47,11 @@ pub fn search(
     serde_json::from_str(record).map_err(|e| BenchError::Worker(format!("bad JSON: {e}")))
 }
 
+/// The words of `line` (split at white space) as arguments.
+pub fn args(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_string).collect()
+}
+
 /// The number at `path` in `record` (0 if absent).
 pub fn number(record: &Value, path: &[&str]) -> f64 {
     path.iter()
@@ -74,20 +78,4 @@ pub fn check_binary(magpie: &Path) -> Result<(), BenchError> {
         "{} not found: build it with cargo build --release -p magpie-cli --features mpi",
         magpie.display()
     )))
-}
-
-/// Writes `rows` as `out/name` with a header from their field names.
-pub fn write_csv<T: Serialize>(out: &Path, name: &str, rows: &[T]) -> Result<PathBuf, BenchError> {
-    let path = out.join(name);
-    let io = |source: std::io::Error| BenchError::Io {
-        what: "write",
-        path: path.clone(),
-        source,
-    };
-    let mut writer = csv::Writer::from_path(&path).map_err(|e| io(e.into()))?;
-    for row in rows {
-        writer.serialize(row).map_err(|e| io(e.into()))?;
-    }
-    writer.flush().map_err(io)?;
-    Ok(path)
 }

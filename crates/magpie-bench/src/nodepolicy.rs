@@ -1,32 +1,19 @@
-//! Node-level victim policies, the evaluation of the YewPar thesis §4 on this machine:
-//! `magpie bench nodepolicy`.
+//! Node-level victim policies (YewPar thesis §4): `magpie bench nodepolicy`.
 //!
-//! Maximum clique (a brock instance, depth-bounded, spawn depth 2) and numerical
-//! semigroups (budget 10^6 backtracks) on 2, 4 and 8 ranks of one thread each (8 ranks
-//! oversubscribe the 2 cores), under the `random`, `depthpool` and `performance` node
-//! policies, alternated run by run. Two scenarios: *balanced*, and *imbalanced*, where
-//! the odd ranks are made [`SLOWDOWN`] times slower (`--slow-ranks 1,3,… --slowdown
-//! 3`: they spin for twice the time each child takes to generate), standing for the
-//! thesis's contended nodes. Reported per cell: mean time, standard deviation, min and
-//! max, the thesis's speedup percentage of the performance-driven policy over random
-//! and over depthpool, eq. (4.1) `(T_other − T_performance) / T_performance × 100`,
-//! and each policy's max-difference percentage, eq. (4.2) `(max − min) / min × 100`.
-//! A *single* cell (1 rank × 1 worker) measures what the policy's machinery costs
-//! when there is nobody to steal from.
-//!
-//! Targets (issue 18), checked and printed: imbalanced, performance ≥ 10 % faster than
-//! random; balanced, performance not slower than random by more than random's
-//! standard deviation; single, performance's mean ≤ 1.02 × random's.
-//! Instances: `MAGPIE_DATA` (default `../shared/data`) `dimacs/brock200_1.clq` and
-//! genus 35; `--quick`: brock200_4, genus 26, 1, 2 and 4 ranks, 2 runs.
+//! Clique and numerical semigroups on 2, 4 and 8 single-thread ranks under the `random`,
+//! `depthpool` and `performance` policies, alternated run by run; scenarios *balanced*,
+//! *imbalanced* (odd ranks [`SLOWDOWN`] times slower) and *single* (1 rank: the policy's
+//! own cost). Reported: mean, sd, min..max, eq. (4.1) speedup and eq. (4.2) max-difference;
+//! targets of issue 18 in `target`.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::stats::{mean_sd, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{mpirun, BenchError, Outcome, RunOptions, TargetCheck};
 
 /// How much slower the slow ranks of the imbalanced scenario are.
 pub const SLOWDOWN: f64 = 3.0;
@@ -78,52 +65,24 @@ struct Cell {
     speedup_vs_depthpool_percent: f64,
 }
 
-fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len().max(1) as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, var.sqrt())
-}
-
 /// Runs the evaluation.
 pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
-    let out = &options.common.out_dir;
-    output::prepare_dir(out)?;
+    let mut out = options.common.out()?;
     mpirun::check_binary(&options.magpie)?;
     let quick = options.common.quick;
-    let reps = options.common.reps.unwrap_or(if quick { 2 } else { 10 });
+    let reps = options.common.reps_or(2, 10);
     let (graph, genus, rank_counts): (&str, &str, &[usize]) = if quick {
         ("brock200_4", "26", &[2, 4])
     } else {
         ("brock200_1", "35", &[2, 4, 8])
     };
     let graph_path = options.data.join(format!("dimacs/{graph}.clq"));
-    let graph_path = graph_path.display().to_string();
-    let text = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut clique = vec!["clique".to_string(), graph_path.display().to_string()];
+    clique.extend(mpirun::args("--skeleton depth-bounded -d 2"));
+    let semigroups = format!("semigroups -g {genus} --skeleton budget -b 1000000");
     let apps = [
-        (
-            format!("clique {graph}"),
-            text(&[
-                "clique",
-                &graph_path,
-                "--skeleton",
-                "depth-bounded",
-                "-d",
-                "2",
-            ]),
-        ),
-        (
-            format!("NS genus {genus}"),
-            text(&[
-                "semigroups",
-                "-g",
-                genus,
-                "--skeleton",
-                "budget",
-                "-b",
-                "1000000",
-            ]),
-        ),
+        (format!("clique {graph}"), clique),
+        (format!("NS genus {genus}"), mpirun::args(&semigroups)),
     ];
     let mut runs = Vec::new();
     let mut cells = Vec::new();
@@ -143,25 +102,21 @@ pub fn run(options: &NodePolicyOptions) -> Result<Outcome, BenchError> {
             }
         }
     }
-    let mut outcome = Outcome {
-        targets: targets(&cells),
-        ..Outcome::default()
-    };
-    outcome
-        .files
-        .push(mpirun::write_csv(out, "nodepolicy_runs.csv", &runs)?);
-    outcome
-        .files
-        .push(mpirun::write_csv(out, "nodepolicy_summary.csv", &cells)?);
+    out.rows("nodepolicy_runs.csv", &runs)?;
+    out.rows("nodepolicy_summary.csv", &cells)?;
     for (app, _) in &apps {
-        outcome.files.push(plot(out, app, &cells)?);
+        let file: String = app
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        out.file(
+            &format!("nodepolicy_{file}.svg"),
+            &chart(app, &cells).render(),
+        )?;
     }
-    let report = report(&cells, reps);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "nodepolicy_report.txt", &report)?);
-    Ok(outcome)
+    out.targets = targets(&cells);
+    out.say(&(report(&cells, reps) + &crate::table::targets(&out.targets)));
+    out.finish("nodepolicy_report.txt")
 }
 
 /// `reps` runs of every policy on one cell, policies alternated (rotated per
@@ -221,8 +176,7 @@ fn summarise(app: &str, ranks: usize, scenario: &'static str, times: &[Vec<f64>;
         .zip(times)
         .map(|(&policy, t)| {
             let (mean, sd) = mean_sd(t);
-            let min = t.iter().copied().fold(f64::INFINITY, f64::min);
-            let max = t.iter().copied().fold(0.0, f64::max);
+            let (min, max) = Summary::of(t).map_or((f64::INFINITY, 0.0), |s| (s.min, s.max));
             Cell {
                 app: app.to_string(),
                 ranks,
@@ -319,26 +273,13 @@ fn report(cells: &[Cell], reps: usize) -> String {
         );
     }
     text.push_str("targets (random / performance mean time, threshold):\n");
-    for t in targets(cells) {
-        let measured = t.measured.unwrap_or(f64::NAN);
-        let verdict = if t.passed() { "PASS" } else { "MISS" };
-        let _ = writeln!(
-            text,
-            "  {}: {measured:.3} (>= {:.3}) {verdict}",
-            t.name, t.threshold
-        );
-    }
     text
 }
 
 /// Mean time per (ranks, scenario) group, one bar per policy, with min–max whiskers.
-fn plot(out: &Path, app: &str, cells: &[Cell]) -> Result<PathBuf, BenchError> {
-    let file: String = app
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+fn chart(app: &str, cells: &[Cell]) -> BarChart {
     let cells: Vec<&Cell> = cells.iter().filter(|c| c.app == app).collect();
-    let chart = BarChart {
+    BarChart {
         title: format!("{app}: mean time by node policy"),
         y_label: "seconds (min..max)".into(),
         x_label: "ranks, scenario".into(),
@@ -349,22 +290,19 @@ fn plot(out: &Path, app: &str, cells: &[Cell]) -> Result<PathBuf, BenchError> {
             .collect(),
         series: POLICIES
             .iter()
-            .map(|policy| BarSeries {
-                name: policy.to_string(),
-                bars: cells
-                    .iter()
-                    .filter(|c| c.policy == *policy)
-                    .map(|c| {
+            .map(|policy| {
+                BarSeries::new(
+                    *policy,
+                    cells.iter().filter(|c| c.policy == *policy).map(|c| {
                         Some(Bar {
                             value: c.mean_s,
                             range: Some((c.min_s, c.max_s)),
                         })
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
-    };
-    output::write_file(out, &format!("nodepolicy_{file}.svg"), &chart.render())
+    }
 }
 
 #[cfg(test)]

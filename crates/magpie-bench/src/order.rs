@@ -1,15 +1,9 @@
 //! The order in which a benchmark runs its cells in each repetition.
 //!
-//! Every benchmark interleaves its cells (each cell once per repetition), so that the slow
-//! drift of a shared, noisy machine hits all cells alike. Rotating a fixed order is not
-//! enough: every cell then keeps the same predecessor, and whatever the predecessor leaves
-//! behind (allocator free lists, caches, the scheduler's state) biases the cell the same
-//! way in every repetition. On the two-lock benchmark at 2 producers × 2 consumers,
-//! running crossbeam's `SegQueue` right after `Mutex<VecDeque>` and magpie's default right
-//! after `final-ticket` (their fixed neighbours under rotation) moved the ratio between
-//! them from 1.04–1.47 to 0.65–0.91 in a scratch A/B. So each repetition runs the cells in
-//! a fresh pseudo-random order, seeded by the repetition number: the same command always
-//! runs the same orders.
+//! Cells are interleaved so a noisy machine's drift hits all alike, in a fresh seeded
+//! permutation per repetition: under a fixed rotation every cell keeps its predecessor,
+//! whose leftovers (allocator, caches, scheduler) once moved a two-lock ratio from
+//! 1.04–1.47 to 0.65–0.91.
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;

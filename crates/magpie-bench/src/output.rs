@@ -1,27 +1,27 @@
-//! Output directory handling: create it, fail early with a clear message when it is not
-//! writable, and write files with the path in any error.
+//! The output folder: created and checked before any measurement, then every CSV, SVG
+//! and report written into it is recorded for the [`Outcome`].
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::csv::Csv;
-use crate::BenchError;
+use serde::Serialize;
 
-/// Creates `dir` (and parents) and checks that files can be written into it.
-///
-/// Done before any measurement so a bad `--out` fails in milliseconds, not minutes.
+use crate::csv::Csv;
+use crate::{BenchError, Outcome, TargetCheck};
+
+/// Creates `dir` (and parents) and checks that files can be written into it, so a bad
+/// `--out` fails in milliseconds, not minutes.
 pub fn prepare_dir(dir: &Path) -> Result<(), BenchError> {
-    fs::create_dir_all(dir).map_err(|source| BenchError::Io {
-        what: "create output directory",
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    let io = |what| {
+        move |source| BenchError::Io {
+            what,
+            path: dir.to_path_buf(),
+            source,
+        }
+    };
+    fs::create_dir_all(dir).map_err(io("create output directory"))?;
     let probe = dir.join(".magpie-write-test");
-    fs::write(&probe, b"").map_err(|source| BenchError::Io {
-        what: "write into output directory",
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    fs::write(&probe, b"").map_err(io("write into output directory"))?;
     let _ = fs::remove_file(&probe);
     Ok(())
 }
@@ -37,18 +37,71 @@ pub fn write_file(dir: &Path, name: &str, contents: &str) -> Result<PathBuf, Ben
     Ok(path)
 }
 
-/// Writes an experiment's two tables, one row per run and one per cell, as
-/// `dir/{stem}_runs.csv` and `dir/{stem}_summary.csv`; returns both paths.
-pub fn write_tables(
-    dir: &Path,
-    stem: &str,
-    runs: &Csv,
-    summary: &Csv,
-) -> Result<Vec<PathBuf>, BenchError> {
-    Ok(vec![
-        write_file(dir, &format!("{stem}_runs.csv"), &runs.render())?,
-        write_file(dir, &format!("{stem}_summary.csv"), &summary.render())?,
-    ])
+/// Serialises `rows` as CSV with a header from their field names.
+pub fn csv_text<T: Serialize>(rows: &[T]) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row).expect("writing CSV to memory");
+    }
+    String::from_utf8(writer.into_inner().expect("flushing CSV")).expect("UTF-8 CSV")
+}
+
+/// An experiment's output folder, the files written into it, the report text printed
+/// so far and the target checks.
+#[derive(Debug)]
+pub struct Out {
+    /// The folder.
+    pub dir: PathBuf,
+    pub files: Vec<PathBuf>,
+    /// The report, as printed.
+    pub text: String,
+    pub targets: Vec<TargetCheck>,
+}
+
+impl Out {
+    /// Prepares `dir` (see [`prepare_dir`]).
+    pub fn new(dir: &Path) -> Result<Out, BenchError> {
+        prepare_dir(dir)?;
+        Ok(Out {
+            dir: dir.to_path_buf(),
+            files: Vec::new(),
+            text: String::new(),
+            targets: Vec::new(),
+        })
+    }
+
+    /// Writes `dir/name`.
+    pub fn file(&mut self, name: &str, contents: &str) -> Result<(), BenchError> {
+        self.files.push(write_file(&self.dir, name, contents)?);
+        Ok(())
+    }
+
+    /// Writes `rows` as the CSV file `name` (see [`csv_text`]).
+    pub fn rows<T: Serialize>(&mut self, name: &str, rows: &[T]) -> Result<(), BenchError> {
+        self.file(name, &csv_text(rows))
+    }
+
+    /// Writes an experiment's two tables as `{stem}_runs.csv` and `{stem}_summary.csv`.
+    pub fn tables(&mut self, stem: &str, runs: &Csv, summary: &Csv) -> Result<(), BenchError> {
+        self.file(&format!("{stem}_runs.csv"), &runs.render())?;
+        self.file(&format!("{stem}_summary.csv"), &summary.render())
+    }
+
+    /// Prints `text` and adds it to the report.
+    pub fn say(&mut self, text: &str) {
+        print!("{text}");
+        self.text.push_str(text);
+    }
+
+    /// Writes the report as `report` and returns the outcome.
+    pub fn finish(mut self, report: &str) -> Result<Outcome, BenchError> {
+        let text = std::mem::take(&mut self.text);
+        self.file(report, &text)?;
+        Ok(Outcome {
+            files: self.files,
+            targets: self.targets,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -66,19 +119,19 @@ mod tests {
     }
 
     #[test]
-    fn write_tables_names_both_files_after_the_stem() {
+    fn tables_are_named_after_the_stem() {
         let dir = std::env::temp_dir().join(format!("magpie-tables-test-{}", std::process::id()));
-        prepare_dir(&dir).unwrap();
+        let mut out = Out::new(&dir).unwrap();
         let mut runs = Csv::new(&["rep", "secs"]);
         runs.row(&["1", "0.5"]);
         let summary = Csv::new(&["median"]);
-        let files = write_tables(&dir, "exp", &runs, &summary).unwrap();
+        out.tables("exp", &runs, &summary).unwrap();
         assert_eq!(
-            files,
+            out.files,
             [dir.join("exp_runs.csv"), dir.join("exp_summary.csv")]
         );
-        assert_eq!(fs::read_to_string(&files[0]).unwrap(), runs.render());
-        assert_eq!(fs::read_to_string(&files[1]).unwrap(), summary.render());
+        assert_eq!(fs::read_to_string(&out.files[0]).unwrap(), runs.render());
+        assert_eq!(fs::read_to_string(&out.files[1]).unwrap(), summary.render());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,8 +1,5 @@
-//! Progress bars on stderr for the long benchmark loops, drawn with `indicatif`.
-//!
-//! A full benchmark runs for minutes, so each measuring loop shows how far it is. The
-//! bars draw only when stderr is a terminal: redirected output (CI logs, `> file`)
-//! stays free of them, and the tables on stdout are printed after a bar is cleared.
+//! Progress bars on stderr (`indicatif`), drawn only when stderr is a terminal so
+//! redirected output stays clean; tables are printed after a bar is cleared.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 

@@ -21,38 +21,6 @@ fn run_queue(opts: &RunOptions) -> Result<Outcome, BenchError> {
     })
 }
 
-fn run_twolock(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::twolock::run(opts)
-}
-
-fn run_poolexp(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::poolexp::run(opts)
-}
-
-fn run_pool(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::pool::run(opts)
-}
-
-fn run_clique(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::clique::run(opts)
-}
-
-fn run_iter(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::iter::run(opts)
-}
-
-fn run_search(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::search::run(opts)
-}
-
-fn run_async(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::asyncrt::run(opts)
-}
-
-fn run_http(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    crate::http::run(opts)
-}
-
 /// Every registered benchmark, in the order `bench all` runs them.
 pub fn benchmarks() -> &'static [Benchmark] {
     &[
@@ -64,42 +32,42 @@ pub fn benchmarks() -> &'static [Benchmark] {
         Benchmark {
             name: "twolock",
             about: "two-lock MPMC queue: N items through P producers / K consumers, paper configs vs peers; pop_batch",
-            run: run_twolock,
+            run: crate::twolock::run,
         },
         Benchmark {
             name: "poolexp",
             about: "BWoS §6.2.3 pool of N queues: put/get/steal k*C per round, every victim policy, magpie vs crossbeam-deque and st3",
-            run: run_poolexp,
+            run: crate::poolexp::run,
         },
         Benchmark {
             name: "pool",
             about: "fork-join and spawn vs rayon (and tokio): fib, quicksort, N-queens, tree sum, spawn, chained spawn, idle CPU",
-            run: run_pool,
+            run: crate::pool::run,
         },
         Benchmark {
             name: "search",
             about: "search skeletons: overhead vs hand-written, speedup 1 -> 2 threads per coordination, victim policies",
-            run: run_search,
+            run: crate::search::run,
         },
         Benchmark {
             name: "clique",
             about: "maximum clique: nodes and time per bound against the Glasgow solver's figures, speedup 1 -> 2 threads",
-            run: run_clique,
+            run: crate::clique::run,
         },
         Benchmark {
             name: "iter",
             about: "parallel iterators vs rayon and sequential: sum, map+collect, filter+count, sort, skewed, nested",
-            run: run_iter,
+            run: crate::iter::run,
         },
         Benchmark {
             name: "async",
             about: "async scheduler microbenchmarks (spawn many, yield many, ping-pong, chained spawn): magpie-async vs tokio vs smol",
-            run: run_async,
+            run: crate::asyncrt::run,
         },
         Benchmark {
             name: "http",
             about: "hyper hello server under wrk at 100/500/1000 connections on magpie-async, tokio and smol (BWoS §6.3.2); needs wrk",
-            run: run_http,
+            run: crate::http::run,
         },
     ]
 }

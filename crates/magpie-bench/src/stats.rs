@@ -1,9 +1,5 @@
-//! Summary statistics over benchmark repetitions.
-//!
-//! A speed claim in magpie is a ratio of medians measured in one run, reported with the
-//! spread of each side, so this module provides exactly that: median, min, max,
-//! interquartile range and a relative spread, plus a ratio-of-medians helper and
-//! [`CellSummaries`], which finds an experiment's cell by its key.
+//! Summary statistics over repetitions (median, min, max, quartiles, spread, mean and
+//! sd), ratios of medians, and [`CellSummaries`] to find an experiment's cell by its key.
 
 /// Summary of a set of repetitions of one measurement (e.g. ops/s).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,13 +36,14 @@ impl Summary {
         })
     }
 
+    /// [`Summary::of`], with an error when there is no valid sample.
+    pub fn try_of(samples: &[f64]) -> Result<Summary, crate::BenchError> {
+        Summary::of(samples).ok_or_else(|| crate::BenchError::Worker("no valid samples".into()))
+    }
+
     /// Summarises each sample set in turn; an error if any set has no valid sample.
     pub fn of_each(sets: &[Vec<f64>]) -> Result<Vec<Summary>, crate::BenchError> {
-        sets.iter()
-            .map(|s| {
-                Summary::of(s).ok_or_else(|| crate::BenchError::Worker("no valid samples".into()))
-            })
-            .collect()
+        sets.iter().map(|s| Summary::try_of(s)).collect()
     }
 
     /// Relative spread `(max - min) / median` in percent (0 when the median is 0).
@@ -125,6 +122,14 @@ impl<K: Copy + PartialEq> CellSummaries<K> {
 /// Median of `samples` (`None` when empty).
 pub fn median(samples: &[f64]) -> Option<f64> {
     Summary::of(samples).map(|s| s.median)
+}
+
+/// Mean and sample standard deviation of `xs` (0, 0 when empty; sd 0 for one sample).
+pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
 }
 
 /// Ratio of medians `a.median / b.median` (`None` when `b`'s median is 0).

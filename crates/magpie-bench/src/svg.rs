@@ -50,18 +50,25 @@ impl From<crate::stats::Summary> for Bar {
 /// A series of a grouped bar chart: one optional bar per category.
 #[derive(Clone, Debug)]
 pub struct BarSeries {
-    /// Legend name.
     pub name: String,
     /// One entry per category; `None` leaves a gap.
     pub bars: Vec<Option<Bar>>,
 }
 
+impl BarSeries {
+    /// A series named `name` with `bars`, one per category.
+    pub fn new(name: impl Into<String>, bars: impl IntoIterator<Item = Option<Bar>>) -> BarSeries {
+        BarSeries {
+            name: name.into(),
+            bars: bars.into_iter().collect(),
+        }
+    }
+}
+
 /// Grouped bar chart: each category is a group with one bar per series.
 #[derive(Clone, Debug, Default)]
 pub struct BarChart {
-    /// Title at the top.
     pub title: String,
-    /// Y axis label.
     pub y_label: String,
     /// X axis label (under the category names).
     pub x_label: String,
@@ -74,9 +81,7 @@ pub struct BarChart {
 /// One point of a line series with an optional `(low, high)` y error range.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
-    /// X value.
     pub x: f64,
-    /// Y value.
     pub y: f64,
     /// Error bar range on y.
     pub range: Option<(f64, f64)>,
@@ -85,7 +90,6 @@ pub struct Point {
 /// A series of a line chart.
 #[derive(Clone, Debug)]
 pub struct LineSeries {
-    /// Legend name.
     pub name: String,
     /// Points, drawn in x order.
     pub points: Vec<Point>,
@@ -94,27 +98,15 @@ pub struct LineSeries {
 /// Line chart with numeric x and y axes (both starting at 0).
 #[derive(Clone, Debug, Default)]
 pub struct LineChart {
-    /// Title at the top.
     pub title: String,
-    /// X axis label.
     pub x_label: String,
-    /// Y axis label.
     pub y_label: String,
-    /// The series.
     pub series: Vec<LineSeries>,
 }
 
 /// Compact tick label: SI suffix for large values, trimmed decimals otherwise.
 fn tick_label(v: f64) -> String {
-    let (x, suffix) = if v.abs() >= 1e9 {
-        (v / 1e9, "G")
-    } else if v.abs() >= 1e6 {
-        (v / 1e6, "M")
-    } else if v.abs() >= 1e3 {
-        (v / 1e3, "k")
-    } else {
-        (v, "")
-    };
+    let (x, suffix) = crate::table::si_parts(v);
     let s = format!("{x:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     format!("{s}{suffix}")

@@ -50,17 +50,36 @@ impl Table {
     }
 }
 
+/// The target checks as a table with a `PASS`/`MISS` verdict each.
+pub fn targets(targets: &[crate::TargetCheck]) -> String {
+    let mut t = Table::new(&["target", "measured", "need", "verdict"], 1);
+    for c in targets {
+        t.row(&[
+            c.name.clone(),
+            c.measured.map_or("n/a".into(), |m| format!("{m:.2}x")),
+            format!(">= {:.2}x", c.threshold),
+            if c.passed() { "PASS" } else { "MISS" }.to_string(),
+        ]);
+    }
+    t.render()
+}
+
+/// Two decimals, or empty for `None`.
+pub fn f2(x: Option<f64>) -> String {
+    x.map_or(String::new(), |v| format!("{v:.2}"))
+}
+
+/// `x` scaled to its SI prefix (G, M, k or none) and that prefix.
+pub fn si_parts(x: f64) -> (f64, &'static str) {
+    [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|&(scale, _)| x.abs() >= scale)
+        .map_or((x, ""), |(scale, suffix)| (x / scale, suffix))
+}
+
 /// Formats a rate compactly with an SI suffix, e.g. `412.3M`.
 pub fn si(x: f64) -> String {
-    let (v, suffix) = if x.abs() >= 1e9 {
-        (x / 1e9, "G")
-    } else if x.abs() >= 1e6 {
-        (x / 1e6, "M")
-    } else if x.abs() >= 1e3 {
-        (x / 1e3, "k")
-    } else {
-        (x, "")
-    };
+    let (v, suffix) = si_parts(x);
     format!("{v:.1}{suffix}")
 }
 

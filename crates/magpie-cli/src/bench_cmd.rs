@@ -356,8 +356,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
             let options = magpie_bench::nodepolicy::NodePolicyOptions {
                 common: a.common.options(a.out_or("nodepolicy")),
                 magpie: a.magpie_path()?,
-                data: std::env::var_os("MAGPIE_DATA")
-                    .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from),
+                data: magpie_bench::data_dir(),
             };
             let outcome = magpie_bench::nodepolicy::run(&options)?;
             print_outcome("nodepolicy", &outcome);

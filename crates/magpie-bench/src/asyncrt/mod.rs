@@ -1,8 +1,6 @@
-//! `magpie bench async`: scheduler microbenchmarks in the style of tokio's own (spawn
-//! many from a task and from outside, yield many, ping-pong, chained spawn) on
-//! magpie-async, tokio's multi-threaded runtime and smol's async-executor, 2 workers
-//! each. Runtimes interleave in a fresh order every repetition; each measurement is the
-//! mean of a batch of iterations. Target: magpie >= 1x tokio on every workload.
+//! `magpie bench async`: scheduler microbenchmarks in tokio's style on magpie-async,
+//! tokio and smol, 2 workers each; each measurement is the mean of a batch of
+//! iterations. Target: magpie ≥ 1× tokio on every workload.
 
 pub mod micro;
 pub mod runtimes;
@@ -14,7 +12,7 @@ use serde::Serialize;
 
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{BenchError, Outcome, RunOptions, TargetCheck};
 use micro::WORKLOADS;
 use runtimes::{Kind, Rt, KINDS};
 
@@ -43,9 +41,8 @@ struct SummaryRow {
 
 /// Runs the benchmark.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
-    let out = &options.out_dir;
-    output::prepare_dir(out)?;
-    let reps = options.reps.unwrap_or(if options.quick { 3 } else { 9 });
+    let mut out = options.out()?;
+    let reps = options.reps_or(3, 9);
     let iterations = if options.quick { 10 } else { 50 };
     let rts = KINDS
         .iter()
@@ -100,13 +97,8 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             threshold: 1.0,
         });
     }
-    let mut outcome = Outcome {
-        files: vec![
-            mpirun::write_csv(out, "async_runs.csv", &runs)?,
-            mpirun::write_csv(out, "async_summary.csv", &rows)?,
-        ],
-        targets,
-    };
+    out.rows("async_runs.csv", &runs)?;
+    out.rows("async_summary.csv", &rows)?;
     let chart = BarChart {
         title: format!("Scheduler microbenchmarks, {WORKERS} workers, median of {reps}"),
         y_label: "tokio time / time (higher is faster; bars = min..max)".into(),
@@ -115,24 +107,22 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         series: KINDS
             .iter()
             .enumerate()
-            .map(|(k, kind)| BarSeries {
-                name: kind.name().into(),
-                bars: (0..WORKLOADS.len())
-                    .map(|w| {
+            .map(|(k, kind)| {
+                BarSeries::new(
+                    kind.name(),
+                    (0..WORKLOADS.len()).map(|w| {
                         let t = at(w, tokio).median;
                         let s = at(w, k);
                         Some(Bar {
                             value: t / s.median,
                             range: Some((t / s.max, t / s.min)),
                         })
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     };
-    outcome
-        .files
-        .push(output::write_file(out, "async_micro.svg", &chart.render())?);
+    out.file("async_micro.svg", &chart.render())?;
     let mut text = format!(
         "scheduler microbenchmarks, {WORKERS} workers, {reps} interleaved repetitions of \
          {iterations} iterations{}\n{:<18} {:<7} {:>11} {:>11} {:>11} {:>8} {:>8}\n",
@@ -156,19 +146,8 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
             r.workload, r.runtime, r.median_us, r.min_us, r.max_us, r.spread_pct, r.x_tokio
         );
     }
-    for t in &outcome.targets {
-        let _ = writeln!(
-            text,
-            "{:<44} {:>6.3}x >= {:.2}x {}",
-            t.name,
-            t.measured.unwrap_or(f64::NAN),
-            t.threshold,
-            if t.passed() { "PASS" } else { "MISS" }
-        );
-    }
-    print!("{text}");
-    outcome
-        .files
-        .push(output::write_file(out, "async_report.txt", &text)?);
-    Ok(outcome)
+    text.push_str(&crate::table::targets(&targets));
+    out.say(&text);
+    out.targets = targets;
+    out.finish("async_report.txt")
 }

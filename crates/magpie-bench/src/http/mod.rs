@@ -1,14 +1,7 @@
-//! `magpie bench http`: the BWoS paper's §6.3.2 experiment on this machine — the same
-//! hyper server on magpie-async, tokio's multi-threaded runtime and smol's
-//! async-executor, 2 workers each, loaded by `wrk` at 100, 500 and 1,000 connections.
-//!
-//! Each measurement starts a fresh server child process (`magpie bench-http-server
-//! --runtime R`), runs `wrk -t1 --latency` against it (10 s, or 2 s with `--quick`),
-//! reads the server's CPU time from /proc before and after, and kills it. Cells
-//! (runtime x connections) run in a fresh shuffled order each repetition. Per cell:
-//! median and min..max of requests/s, median p50/p99 latency, median server CPU
-//! seconds per 10k requests. The machine has 2 cores: the server's 2 workers and wrk's
-//! one thread share them, unpinned (the kernel balances them), which the report says.
+//! `magpie bench http` (BWoS §6.3.2): the same hyper server on magpie-async, tokio and
+//! smol, 2 workers each, under `wrk -t1` at 100, 500 and 1,000 connections. Every
+//! measurement starts a fresh server process (`magpie bench-http-server`) and reads its CPU
+//! time from /proc; server and wrk share the 2 cores unpinned.
 
 pub mod server;
 pub mod wrk;
@@ -23,7 +16,7 @@ use serde::Serialize;
 use crate::asyncrt::runtimes::{Kind, KINDS};
 use crate::stats::Summary;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::{mpirun, output, BenchError, Outcome, RunOptions, TargetCheck};
+use crate::{BenchError, Outcome, RunOptions, TargetCheck};
 
 /// Worker threads of every server.
 pub const WORKERS: usize = 2;
@@ -121,12 +114,11 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         println!("!!!!!!!! SKIPPED: bench http needs wrk (apt-get install wrk) !!!!!!!!");
         return Ok(Outcome::default());
     }
-    let out = &options.out_dir;
-    output::prepare_dir(out)?;
+    let mut out = options.out()?;
     wrk::raise_fd_limit();
     let exe = server_exe()?;
     let secs = if options.quick { 2 } else { 10 };
-    let reps = options.reps.unwrap_or(if options.quick { 2 } else { 5 });
+    let reps = options.reps_or(2, 5);
     let cells = CONNECTIONS.len() * KINDS.len();
     let cell = |i: usize| (CONNECTIONS[i / KINDS.len()], KINDS[i % KINDS.len()]);
     let mut runs: Vec<Vec<RunRow>> = vec![Vec::new(); cells];
@@ -200,24 +192,13 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         },
     ];
     let all_runs: Vec<RunRow> = runs.into_iter().flatten().collect();
-    let mut outcome = Outcome {
-        files: vec![
-            mpirun::write_csv(out, "http_runs.csv", &all_runs)?,
-            mpirun::write_csv(out, "http_summary.csv", &rows)?,
-        ],
-        targets,
-    };
-    outcome.files.push(output::write_file(
-        out,
-        "http_rps.svg",
-        &chart(&summaries, reps, secs).render(),
-    )?);
-    let report = report(&rows, &outcome.targets, reps, secs, options.quick);
-    print!("{report}");
-    outcome
-        .files
-        .push(output::write_file(out, "http_report.txt", &report)?);
-    Ok(outcome)
+    out.rows("http_runs.csv", &all_runs)?;
+    out.rows("http_summary.csv", &rows)?;
+    out.file("http_rps.svg", &chart(&summaries, reps, secs).render())?;
+    let report = report(&rows, &targets, reps, secs, options.quick);
+    out.say(&report);
+    out.targets = targets;
+    out.finish("http_report.txt")
 }
 
 fn chart(summaries: &[Summary], reps: usize, secs: u64) -> BarChart {
@@ -229,11 +210,11 @@ fn chart(summaries: &[Summary], reps: usize, secs: u64) -> BarChart {
         series: KINDS
             .iter()
             .enumerate()
-            .map(|(k, kind)| BarSeries {
-                name: kind.name().into(),
-                bars: (0..CONNECTIONS.len())
-                    .map(|c| Some(Bar::from(summaries[c * KINDS.len() + k])))
-                    .collect(),
+            .map(|(k, kind)| {
+                BarSeries::new(
+                    kind.name(),
+                    (0..CONNECTIONS.len()).map(|c| Some(Bar::from(summaries[c * KINDS.len() + k]))),
+                )
             })
             .collect(),
     }
@@ -282,15 +263,5 @@ fn report(
             r.x_tokio_rps
         );
     }
-    for t in targets {
-        let _ = writeln!(
-            text,
-            "{:<56} {:>6.3}x >= {:.2}x {}",
-            t.name,
-            t.measured.unwrap_or(f64::NAN),
-            t.threshold,
-            if t.passed() { "PASS" } else { "MISS" }
-        );
-    }
-    text
+    text + &crate::table::targets(targets)
 }

@@ -7,7 +7,6 @@ use crate::BenchError;
 /// What one wrk run measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WrkResult {
-    /// Completed requests.
     pub requests: u64,
     /// Requests per second as wrk reports it.
     pub rps: f64,

@@ -1,8 +1,7 @@
 //! fib(n) with a `join` per call and no sequential cutoff: almost all of the time is the
 //! runtime's join overhead (fib(32) makes 3.5 M joins), which is the point.
 
-use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Pools, Sample, Workload};
-use crate::BenchError;
+use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
 
 /// fib(n) by naive recursion, both calls forked with `F::join`.
 pub fn fib<F: ForkJoin>(n: u32) -> u64 {
@@ -46,55 +45,18 @@ impl ForkJoinTask for FibTask {
     }
 }
 
-/// The fib workload at one `n`, on the given configurations.
-#[derive(Clone, Debug)]
-pub struct Fib {
-    n: u32,
-    configs: Vec<Config>,
-}
-
-impl Fib {
-    /// fib(`n`) on `configs`.
-    pub fn new(n: u32, configs: &[Config]) -> Fib {
-        Fib {
-            n,
-            configs: configs.to_vec(),
-        }
-    }
-}
-
-impl Workload for Fib {
-    fn family(&self) -> &'static str {
-        "fib"
-    }
-
-    fn size(&self) -> String {
-        format!("n={}", self.n)
-    }
-
-    fn label(&self) -> String {
-        format!("fib({})", self.n)
-    }
-
-    fn configs(&self) -> Vec<Config> {
-        self.configs.clone()
-    }
-
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
-        run_and_check(
-            FibTask(self.n),
-            c,
-            pools,
-            &self.label(),
-            fib_reference(self.n),
-        )
-    }
+/// fib(`n`) on `configs`.
+pub fn workload(n: u32, configs: &[Config]) -> Workload {
+    let (size, label, want) = (format!("n={n}"), format!("fib({n})"), fib_reference(n));
+    Workload::new("fib", size, label, configs, move |c, pools, label| {
+        run_and_check(FibTask(n), c, pools, label, want)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Rayon, Seq, JOIN_PEERS_SPEEDUP};
+    use crate::pool::run::{Pools, Rayon, Seq, JOIN_PEERS_SPEEDUP};
 
     #[test]
     fn reference_values() {
@@ -106,8 +68,8 @@ mod tests {
     #[test]
     fn runs_and_verifies_on_every_config() {
         let pools = Pools::build(&JOIN_PEERS_SPEEDUP).unwrap();
-        let mut w = Fib::new(18, &JOIN_PEERS_SPEEDUP);
-        for c in w.configs() {
+        let mut w = workload(18, &JOIN_PEERS_SPEEDUP);
+        for c in w.configs.clone() {
             assert_eq!(w.run(c, &pools).unwrap().answer, 2584);
         }
         assert_eq!(fib::<Rayon>(20), 6765);

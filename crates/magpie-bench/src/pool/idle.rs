@@ -1,12 +1,6 @@
-//! Idle CPU: a pool that has just finished a job and then has nothing to do should not
-//! burn CPU (rayon-demo's `noop`; the bound for magpie is ≤ 1 % of a core).
-//!
-//! For each runtime in turn (and with no other pool alive in the process, since the
-//! clock is process-wide): build the pool (2 workers), then per repetition run one tiny
-//! job through it (so every worker has started and just gone idle), read the process CPU
-//! time (`getrusage(RUSAGE_SELF)`, user + system), sleep [`Params::idle`], read it again.
-//! The result is CPU time / wall time in % of one core; the sleeping main thread adds
-//! nothing measurable.
+//! Idle CPU: process CPU time (`getrusage`) of a pool that has just run a tiny job and
+//! then sleeps [`Params::idle`], in % of one core (the bound for magpie: ≤ 1 %).
+//! Measured with no other pool alive, since the clock is process-wide.
 //!
 //! [`Params::idle`]: super::Params::idle
 

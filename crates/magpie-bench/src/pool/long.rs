@@ -3,8 +3,7 @@
 //! second task would wait for the first and 2 threads would be no faster than 1. The
 //! 1 → 2 thread speedup is the measure (ideal 2).
 
-use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Pools, Sample, Workload};
-use crate::BenchError;
+use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
 
 /// A fixed amount of sequential work: `steps` rounds of xorshift, returning the state
 /// (so the compiler cannot drop it, and the answer can be checked).
@@ -29,65 +28,32 @@ impl ForkJoinTask for LongTasks {
     }
 }
 
-/// Two tasks of `steps` xorshift rounds each, joined.
-#[derive(Clone, Debug)]
-pub struct TwoLongTasks {
-    steps: u64,
-    expected: u64,
-    configs: Vec<Config>,
-}
-
-impl TwoLongTasks {
-    /// Two tasks of `steps` rounds each on `configs` (the answer is computed once here,
-    /// untimed).
-    pub fn new(steps: u64, configs: &[Config]) -> TwoLongTasks {
-        TwoLongTasks {
-            steps,
-            expected: spin(1, steps) ^ spin(2, steps),
-            configs: configs.to_vec(),
-        }
-    }
-}
-
-impl Workload for TwoLongTasks {
-    fn family(&self) -> &'static str {
-        "two-long-tasks"
-    }
-
-    fn size(&self) -> String {
-        format!("steps={}", self.steps)
-    }
-
-    fn label(&self) -> String {
-        format!("2 tasks x {}M", self.steps / 1_000_000)
-    }
-
-    fn configs(&self) -> Vec<Config> {
-        self.configs.clone()
-    }
-
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
-        run_and_check(
-            LongTasks(self.steps),
-            c,
-            pools,
-            &self.label(),
-            self.expected,
-        )
-    }
+/// Two tasks of `steps` rounds each, joined, on `configs` (the answer is computed once
+/// here, untimed).
+pub fn workload(steps: u64, configs: &[Config]) -> Workload {
+    let want = spin(1, steps) ^ spin(2, steps);
+    let size = format!("steps={steps}");
+    let label = format!("2 tasks x {}M", steps / 1_000_000);
+    Workload::new(
+        "two-long-tasks",
+        size,
+        label,
+        configs,
+        move |c, pools, label| run_and_check(LongTasks(steps), c, pools, label, want),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::FORK_JOIN_SPEEDUP;
+    use crate::pool::run::{Pools, FORK_JOIN_SPEEDUP};
 
     #[test]
     fn runs_and_verifies_on_every_config() {
         let pools = Pools::build(&FORK_JOIN_SPEEDUP).unwrap();
-        let mut w = TwoLongTasks::new(10_000, &FORK_JOIN_SPEEDUP);
+        let mut w = workload(10_000, &FORK_JOIN_SPEEDUP);
         let expected = spin(1, 10_000) ^ spin(2, 10_000);
-        for c in w.configs() {
+        for c in w.configs.clone() {
             assert_eq!(w.run(c, &pools).unwrap().answer, expected);
         }
     }

@@ -1,27 +1,8 @@
-//! Fork-join and spawn benchmarks of the magpie thread pool against rayon, chili (join
-//! workloads) and tokio (spawning), issues 4 and 21: `magpie bench pool`.
-//!
-//! * [`fib`]: fib(32) with a `join` per call, no cutoff (join overhead); 1 and 2 threads,
-//!   chili on 2, and the sequential bound.
-//! * [`sort`]: quicksort of 10 M random `u32`s, `join` recursion above a 10 k cutoff.
-//! * [`nqueens`]: N-queens 12 and 13 solution counts, candidates forked per row; 1 and
-//!   2 threads.
-//! * [`long`]: two long tasks of equal length forked by one `join` (the BWoS §8
-//!   starvation case); 1 and 2 threads, speedup ≥ 1.8 wanted.
-//! * [`tree`]: sum of a binary tree of 2^20 and 2^24 nodes by `join` recursion.
-//! * [`spawn`]: 1 M tiny tasks through `scope`/`spawn` (tokio: `tokio::spawn`), and a
-//!   chain of 1 M tasks each spawning the next.
-//! * [`idle`]: process CPU time of an idle pool over 1 s.
-//!
-//! Each runtime gets one pool per thread count, built before anything is timed
-//! ([`run::Pools`]); magpie and rayon run the same generic code ([`run::ForkJoin`]).
-//! Every answer is verified. `--quick` reduces the sizes (same code paths) so the whole
-//! benchmark stays under a minute on 2 cores, and says so in its output. Results:
-//! tables with PASS/MISS targets, CSV of every run, summary CSVs, three SVG charts and
-//! report.txt ([`report`]).
-//!
-//! `MAGPIE_POOL_ONLY=fib,chain-spawn` (workload families, comma-separated) measures only
-//! those, for quick A/B work; the idle measurement is then skipped.
+//! Fork-join and spawn against rayon, chili and tokio (issues 4 and 21): `magpie bench
+//! pool`. Workloads: [`fib`], [`sort`], [`nqueens`], [`long`], [`tree`], [`spawn`] and
+//! [`idle`]; sizes in [`Params`]. Pools are built before anything is timed; magpie and
+//! rayon run the same generic code ([`run::ForkJoin`]); every answer is verified.
+//! `MAGPIE_POOL_ONLY=fib,chain-spawn` measures only those families (and skips idle).
 
 pub mod fib;
 pub mod idle;
@@ -35,10 +16,10 @@ pub mod spawn;
 pub mod tree;
 
 use std::fmt::Write as _;
-use std::path::Path;
 use std::time::Duration;
 
-use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use crate::output::Out;
+use crate::{affinity, BenchError, Outcome, RunOptions};
 use report::{Info, Measured};
 use run::{
     Config, Pools, Runtime, Workload, FORK_JOIN, FORK_JOIN_SPEEDUP, JOIN_PEERS, JOIN_PEERS_SPEEDUP,
@@ -59,7 +40,6 @@ pub struct Params {
     pub sort_len: usize,
     /// Sequential cutoff of the quicksort (the same for every runtime).
     pub sort_cutoff: usize,
-    /// N-queens board sizes.
     pub queens: Vec<u32>,
     /// xorshift rounds of each of the two long tasks (BWoS §8 starvation case).
     pub long_steps: u64,
@@ -116,37 +96,23 @@ impl Params {
     }
 
     /// The workloads in table order (builds the trees and the sort input: untimed).
-    pub fn workloads(&self) -> Result<Vec<Box<dyn Workload>>, BenchError> {
-        let mut w: Vec<Box<dyn Workload>> =
-            vec![Box::new(fib::Fib::new(self.fib_n, &JOIN_PEERS_SPEEDUP))];
-        w.push(Box::new(sort::Sort::new(
-            self.sort_len,
-            self.sort_cutoff,
-            &JOIN_PEERS,
-        )));
+    pub fn workloads(&self) -> Result<Vec<Workload>, BenchError> {
+        let mut w = vec![
+            fib::workload(self.fib_n, &JOIN_PEERS_SPEEDUP),
+            sort::workload(self.sort_len, self.sort_cutoff, &JOIN_PEERS),
+        ];
         for &n in &self.queens {
-            w.push(Box::new(nqueens::Queens::new(n, &FORK_JOIN_SPEEDUP)?));
+            w.push(nqueens::workload(n, &FORK_JOIN_SPEEDUP)?);
         }
-        w.push(Box::new(long::TwoLongTasks::new(
-            self.long_steps,
-            &FORK_JOIN_SPEEDUP,
-        )));
+        w.push(long::workload(self.long_steps, &FORK_JOIN_SPEEDUP));
         for &k in &self.tree_log2 {
             eprintln!("pool: building a tree of 2^{k} nodes (untimed)");
-            w.push(Box::new(tree::TreeSum::new(k, &FORK_JOIN)?));
+            w.push(tree::workload(k, &FORK_JOIN)?);
         }
-        w.push(Box::new(spawn::Spawn::new(
-            Pattern::Flat,
-            self.spawn_tasks,
-            &SPAWN,
-        )?));
-        w.push(Box::new(spawn::Spawn::new(
-            Pattern::Chain,
-            self.chain_tasks,
-            &SPAWN,
-        )?));
+        w.push(spawn::workload(Pattern::Flat, self.spawn_tasks, &SPAWN)?);
+        w.push(spawn::workload(Pattern::Chain, self.chain_tasks, &SPAWN)?);
         if let Some(only) = &self.only {
-            w.retain(|wl| only.iter().any(|f| f == wl.family()));
+            w.retain(|wl| only.iter().any(|f| f == wl.info.family));
         }
         Ok(w)
     }
@@ -161,22 +127,16 @@ fn only_families() -> Option<Vec<String>> {
 /// Runs every workload and the idle measurement, prints tables and writes CSV + SVG +
 /// report.txt.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    if opts.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    output::prepare_dir(&opts.out_dir)?;
-    run_params(&Params::new(opts.quick, opts.reps), &opts.out_dir)
+    run_params(&Params::new(opts.quick, opts.reps), opts.out()?)
 }
 
-/// [`run()`] with explicit sizes, into the existing directory `dir`.
-pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
-    let env = environment_note(p);
-    println!("{env}");
-    let mut report = env;
+/// [`run()`] with explicit sizes, into `out`.
+pub fn run_params(p: &Params, mut out: Out) -> Result<Outcome, BenchError> {
+    out.say(&environment_note(p));
 
     let mut workloads = p.workloads()?;
-    let infos: Vec<Info> = workloads.iter().map(|w| Info::of(w.as_ref())).collect();
-    let configs: Vec<Config> = workloads.iter().flat_map(|w| w.configs()).collect();
+    let infos: Vec<Info> = workloads.iter().map(|w| w.info.clone()).collect();
+    let configs: Vec<Config> = workloads.iter().flat_map(|w| w.configs.clone()).collect();
     let pools = Pools::build(&configs)?;
     let mut runs = report::runs_csv();
     let cells = run::measure(&mut workloads, &pools, p.reps, p.settle, &mut runs)?;
@@ -193,7 +153,7 @@ pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
     }
     bar.finish_and_clear();
 
-    let r = report::render(
+    report::render(
         &Measured {
             infos: &infos,
             cells: &cells,
@@ -202,18 +162,9 @@ pub fn run_params(p: &Params, dir: &Path) -> Result<Outcome, BenchError> {
             reps: p.reps,
         },
         &runs,
-        dir,
+        &mut out,
     )?;
-    print!("{}", r.text);
-    report.push_str(&r.text);
-    let mut outcome = Outcome {
-        files: r.files,
-        targets: r.targets,
-    };
-    outcome
-        .files
-        .push(output::write_file(dir, "report.txt", &report)?);
-    Ok(outcome)
+    out.finish("report.txt")
 }
 
 /// The sizes, the machine (cores, load) and, in quick mode, that the sizes are reduced.
@@ -295,7 +246,6 @@ mod tests {
     #[test]
     fn tiny_run_writes_every_file() {
         let dir = std::env::temp_dir().join(format!("magpie-pool-test-{}", std::process::id()));
-        output::prepare_dir(&dir).unwrap();
         let p = Params {
             reps: 2,
             fib_n: 12,
@@ -311,7 +261,7 @@ mod tests {
             only: None,
             ..Params::new(true, None)
         };
-        let out = run_params(&p, &dir).unwrap();
+        let out = run_params(&p, Out::new(&dir).unwrap()).unwrap();
         assert_eq!(out.files.len(), 8);
         for f in &out.files {
             assert!(std::fs::metadata(f).unwrap().len() > 0, "{}", f.display());

@@ -2,7 +2,7 @@
 //! set of candidates is split in two halves with `join` until one candidate is left,
 //! which is placed and the next row searched the same way (no sequential cutoff).
 
-use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Pools, Sample, Workload};
+use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
 use crate::BenchError;
 
 /// Known solution counts for `n = 0..=14` (OEIS A000170).
@@ -61,55 +61,27 @@ impl ForkJoinTask for QueensTask {
     }
 }
 
-/// The N-queens workload at one board size.
-#[derive(Clone, Debug)]
-pub struct Queens {
-    n: u32,
-    configs: Vec<Config>,
-}
-
-impl Queens {
-    /// `n`-queens (`n` ≤ 14) on `configs`.
-    pub fn new(n: u32, configs: &[Config]) -> Result<Queens, BenchError> {
-        if n as usize >= SOLUTIONS.len() {
-            return Err(BenchError::Invalid(format!(
-                "n-queens supports n <= 14, got {n}"
-            )));
-        }
-        Ok(Queens {
-            n,
-            configs: configs.to_vec(),
-        })
-    }
-}
-
-impl Workload for Queens {
-    fn family(&self) -> &'static str {
-        "nqueens"
-    }
-
-    fn size(&self) -> String {
-        format!("n={}", self.n)
-    }
-
-    fn label(&self) -> String {
-        format!("queens {}", self.n)
-    }
-
-    fn configs(&self) -> Vec<Config> {
-        self.configs.clone()
-    }
-
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
-        let want = SOLUTIONS[self.n as usize];
-        run_and_check(QueensTask(self.n), c, pools, &self.label(), want)
-    }
+/// `n`-queens (`n` ≤ 14) on `configs`.
+pub fn workload(n: u32, configs: &[Config]) -> Result<Workload, BenchError> {
+    let Some(&want) = SOLUTIONS.get(n as usize) else {
+        return Err(BenchError::Invalid(format!(
+            "n-queens supports n <= 14, got {n}"
+        )));
+    };
+    let (size, label) = (format!("n={n}"), format!("queens {n}"));
+    Ok(Workload::new(
+        "nqueens",
+        size,
+        label,
+        configs,
+        move |c, pools, label| run_and_check(QueensTask(n), c, pools, label, want),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Rayon, FORK_JOIN_SPEEDUP};
+    use crate::pool::run::{Pools, Rayon, FORK_JOIN_SPEEDUP};
 
     #[test]
     fn lowest_bits_takes_the_low_half() {
@@ -129,10 +101,10 @@ mod tests {
     #[test]
     fn runs_and_verifies_on_every_config() {
         let pools = Pools::build(&FORK_JOIN_SPEEDUP).unwrap();
-        let mut w = Queens::new(8, &FORK_JOIN_SPEEDUP).unwrap();
-        for c in w.configs() {
+        let mut w = workload(8, &FORK_JOIN_SPEEDUP).unwrap();
+        for c in w.configs.clone() {
             assert_eq!(w.run(c, &pools).unwrap().answer, 92);
         }
-        assert!(Queens::new(15, &FORK_JOIN_SPEEDUP).is_err());
+        assert!(workload(15, &FORK_JOIN_SPEEDUP).is_err());
     }
 }

@@ -5,42 +5,16 @@
 //! rayon; for spawn workloads it equals the ratio of tasks/s), and the speedup is the
 //! 1-thread median time over the 2-thread median time of the same runtime.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::run::{Cell, Config, Runtime, Workload, RUNS_HEADER, THREADS};
+pub use super::run::Info;
+use super::run::{Cell, Config, Runtime, RUNS_HEADER, THREADS};
 use crate::csv::Csv;
-use crate::queue::render_targets;
+use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
-
-/// What the report needs to know about a workload (the workloads themselves, with their
-/// trees and arrays, are dropped before the idle measurement).
-#[derive(Clone, Debug)]
-pub struct Info {
-    /// Family, e.g. `fib`.
-    pub family: &'static str,
-    /// Size, e.g. `n=32`.
-    pub size: String,
-    /// Display name, e.g. `fib(32)`.
-    pub label: String,
-    /// Tasks per run (spawn workloads).
-    pub tasks: Option<u64>,
-}
-
-impl Info {
-    /// The description of `w`.
-    pub fn of(w: &dyn Workload) -> Info {
-        Info {
-            family: w.family(),
-            size: w.size(),
-            label: w.label(),
-            tasks: w.tasks(),
-        }
-    }
-}
+use crate::table::{f2, si, Table};
+use crate::{BenchError, TargetCheck};
 
 /// A stated target (issues 4 and 21).
 #[derive(Clone, Copy, Debug)]
@@ -86,26 +60,12 @@ pub struct Measured<'a> {
     pub reps: usize,
 }
 
-/// Text, files and targets of the report.
-pub struct Rendered {
-    /// Tables and notes, as printed.
-    pub text: String,
-    /// Files written.
-    pub files: Vec<PathBuf>,
-    /// Target checks.
-    pub targets: Vec<TargetCheck>,
-}
-
 /// `base.median / s.median` with the range from `s`'s min..max: how much faster `s` is
 /// than `base` (times, so lower is faster).
 fn speed_bar(base: &Summary, s: &Summary) -> Option<Bar> {
     let value = ratio_of_medians(base, s)?;
     let range = (s.max > 0.0 && s.min > 0.0).then(|| (base.median / s.max, base.median / s.min));
     Some(Bar { value, range })
-}
-
-fn f2(x: Option<f64>) -> String {
-    x.map_or(String::new(), |v| format!("{v:.2}"))
 }
 
 fn ms(secs: f64) -> String {
@@ -156,16 +116,15 @@ impl Lookup<'_> {
 }
 
 /// Writes `pool_runs.csv`, `pool_summary.csv`, `idle_runs.csv`, `idle_summary.csv`,
-/// `pool_vs_rayon.svg`, `pool_speedup.svg` and `idle_cpu.svg` into `dir`; returns the
-/// tables and the target checks.
-pub fn render(m: &Measured<'_>, runs: &Csv, dir: &Path) -> Result<Rendered, BenchError> {
+/// `pool_vs_rayon.svg`, `pool_speedup.svg` and `idle_cpu.svg`; prints the tables and
+/// checks the targets.
+pub fn render(m: &Measured<'_>, runs: &Csv, out: &mut Out) -> Result<(), BenchError> {
     let samples: Vec<Vec<f64>> = m.cells.iter().map(|c| c.secs.clone()).collect();
     let lk = Lookup {
         m,
         sums: Summary::of_each(&samples)?,
     };
     let mut text = String::new();
-    let mut files = Vec::new();
     let (table, summary) = main_table(&lk);
     text.push_str(&format!(
         "\n== fork-join and spawn: median time per run, {} reps ==\n",
@@ -184,7 +143,7 @@ pub fn render(m: &Measured<'_>, runs: &Csv, dir: &Path) -> Result<Rendered, Benc
     text.push_str(&format!(
         "\n-- pool targets (medians, same run, {THREADS} threads) --\n"
     ));
-    text.push_str(&render_targets(&targets));
+    text.push_str(&crate::table::targets(&targets));
     for (name, contents) in [
         ("pool_runs.csv", runs.render()),
         ("pool_summary.csv", summary.render()),
@@ -194,13 +153,11 @@ pub fn render(m: &Measured<'_>, runs: &Csv, dir: &Path) -> Result<Rendered, Benc
         ("pool_speedup.svg", speedup_chart(&lk).render()),
         ("idle_cpu.svg", idle_chart.render()),
     ] {
-        files.push(output::write_file(dir, name, &contents)?);
+        out.file(name, &contents)?;
     }
-    Ok(Rendered {
-        text,
-        files,
-        targets,
-    })
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }
 
 /// An empty per-run CSV with the columns [`super::run::measure`] fills.
@@ -397,15 +354,14 @@ fn vs_rayon_chart(lk: &Lookup<'_>) -> BarChart {
         categories: ws.iter().map(|&w| lk.m.infos[w].label.clone()).collect(),
         series: Runtime::CHARTED
             .iter()
-            .map(|&rt| BarSeries {
-                name: rt.name().to_string(),
-                bars: ws
-                    .iter()
-                    .map(|&w| {
+            .map(|&rt| {
+                BarSeries::new(
+                    rt.name(),
+                    ws.iter().map(|&w| {
                         let threads = if rt == Runtime::Seq { 1 } else { THREADS };
                         speed_bar(lk.get(w, Runtime::Rayon, THREADS)?, lk.get(w, rt, threads)?)
-                    })
-                    .collect(),
+                    }),
+                )
             })
             .collect(),
     }
@@ -423,10 +379,7 @@ fn speedup_chart(lk: &Lookup<'_>) -> BarChart {
         categories: ws.iter().map(|&w| lk.m.infos[w].label.clone()).collect(),
         series: [Runtime::Magpie, Runtime::Rayon]
             .iter()
-            .map(|&rt| BarSeries {
-                name: rt.name().to_string(),
-                bars: ws.iter().map(|&w| lk.speedup(w, rt)).collect(),
-            })
+            .map(|&rt| BarSeries::new(rt.name(), ws.iter().map(|&w| lk.speedup(w, rt))))
             .collect(),
     }
 }
@@ -484,10 +437,7 @@ fn idle_report(m: &Measured<'_>) -> Result<(String, Csv, Csv, BarChart), BenchEr
         y_label: "CPU µs per second (100 µs/s = 0.01 % of a core; bars = min..max)".into(),
         x_label: "runtime".into(),
         categories: m.idle.iter().map(|(rt, _)| rt.name().to_string()).collect(),
-        series: vec![BarSeries {
-            name: "idle CPU".into(),
-            bars,
-        }],
+        series: vec![BarSeries::new("idle CPU", bars)],
     };
     Ok((text, runs, summary, chart))
 }

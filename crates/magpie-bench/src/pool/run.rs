@@ -1,20 +1,11 @@
 //! The runtimes under test and the measured loop.
 //!
-//! Every fork-join workload is written once, generic over [`ForkJoin`] (`join` and
-//! `scope`/`spawn`), and monomorphised for magpie, rayon and [`Seq`] (plain sequential
-//! calls, the bound a 2-thread run must beat), so all run exactly the same code; tokio,
-//! which has no `join`, takes part in the spawn workloads only. chili (Spice-style
-//! heartbeat join) has only `join` on a `&mut chili::Scope`, so a workload writes its
-//! chili body separately ([`ForkJoinTask::run_chili`]). The pools ([`Pools`]) are built
-//! once per configuration before anything is timed.
-//!
-//! [`measure`] runs every cell (workload × runtime × threads) once untimed as a warm-up,
-//! then `reps` repetitions interleaved over all cells, each in a fresh order
-//! (`crate::order`), so drift on a noisy machine hits every runtime alike. Before each run the harness sleeps
-//! [`Params::settle`](super::Params::settle) so the pool used by the previous cell has
-//! parked its workers and does not compete for the two cores. A run times only the call
-//! into the pool (`install`, or `block_on` for tokio) and returns its answer, which the
-//! workload verifies; a wrong answer is a [`BenchError::Worker`], never a data point.
+//! Workloads are written once against [`ForkJoin`] and monomorphised for magpie, rayon and
+//! [`Seq`] (the sequential bound); chili needs its own body ([`ForkJoinTask::run_chili`]),
+//! tokio runs the spawn workloads only. [`measure`] warms every cell up, then interleaves
+//! `reps` repetitions, sleeping [`Params::settle`](super::Params::settle) before each run
+//! so the previous pool has parked; only the call into the pool is timed, and a wrong
+//! answer is an error, never a data point.
 
 use std::thread;
 use std::time::Instant;
@@ -67,7 +58,6 @@ impl Runtime {
 /// One runtime at one thread count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The runtime.
     pub runtime: Runtime,
     /// Worker threads of its pool.
     pub threads: usize,
@@ -83,48 +73,37 @@ impl Config {
 /// Threads of the compared configurations (the machine has 2 cores).
 pub const THREADS: usize = 2;
 
+const MAGPIE_1: Config = Config::new(Runtime::Magpie, 1);
+const MAGPIE: Config = Config::new(Runtime::Magpie, THREADS);
+const RAYON_1: Config = Config::new(Runtime::Rayon, 1);
+const RAYON: Config = Config::new(Runtime::Rayon, THREADS);
+const CHILI: Config = Config::new(Runtime::Chili, THREADS);
+
 /// magpie and rayon at [`THREADS`].
-pub const FORK_JOIN: [Config; 2] = [
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, THREADS),
-];
+pub const FORK_JOIN: [Config; 2] = [MAGPIE, RAYON];
 
 /// magpie and rayon at 1 and [`THREADS`] threads (for the 1→2 speedup).
-pub const FORK_JOIN_SPEEDUP: [Config; 4] = [
-    Config::new(Runtime::Magpie, 1),
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, 1),
-    Config::new(Runtime::Rayon, THREADS),
-];
+pub const FORK_JOIN_SPEEDUP: [Config; 4] = [MAGPIE_1, MAGPIE, RAYON_1, RAYON];
 
 /// magpie, rayon and chili at [`THREADS`] (quicksort).
-pub const JOIN_PEERS: [Config; 3] = [
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, THREADS),
-    Config::new(Runtime::Chili, THREADS),
-];
+pub const JOIN_PEERS: [Config; 3] = [MAGPIE, RAYON, CHILI];
 
 /// magpie and rayon at 1 and [`THREADS`] threads, chili at [`THREADS`] and the
 /// sequential bound (fib).
 pub const JOIN_PEERS_SPEEDUP: [Config; 6] = [
-    Config::new(Runtime::Magpie, 1),
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, 1),
-    Config::new(Runtime::Rayon, THREADS),
-    Config::new(Runtime::Chili, THREADS),
+    MAGPIE_1,
+    MAGPIE,
+    RAYON_1,
+    RAYON,
+    CHILI,
     Config::new(Runtime::Seq, 1),
 ];
 
 /// magpie, rayon and tokio at [`THREADS`].
-pub const SPAWN: [Config; 3] = [
-    Config::new(Runtime::Magpie, THREADS),
-    Config::new(Runtime::Rayon, THREADS),
-    Config::new(Runtime::Tokio, THREADS),
-];
+pub const SPAWN: [Config; 3] = [MAGPIE, RAYON, Config::new(Runtime::Tokio, THREADS)];
 
-/// `join` and `scope` of one fork-join runtime, as associated functions so a workload
-/// written once against this trait is monomorphised per runtime. Called inside
-/// [`Pool::install`], they use that pool.
+/// `join` and `scope` of one fork-join runtime (inside [`Pool::install`]: of that pool),
+/// so a workload written once is monomorphised per runtime.
 pub trait ForkJoin {
     /// The runtime's scope type.
     type Scope<'s>: Spawner<'s>;
@@ -165,9 +144,7 @@ pub trait Pool: Sync {
         R: Send;
 }
 
-/// Implements [`ForkJoin`] for `$name`, [`Spawner`] for `$krate::Scope` and [`Pool`] for
-/// `$krate::ThreadPool`, by forwarding to `$krate`'s functions of the same names (magpie
-/// and rayon share rayon-core's API).
+/// [`ForkJoin`], [`Spawner`] and [`Pool`] for magpie or rayon (they share rayon-core's API).
 macro_rules! fork_join_runtime {
     ($name:ident, $krate:ident) => {
         #[doc = concat!("`", stringify!($krate), "::join` and `", stringify!($krate), "::scope`.")]
@@ -350,8 +327,7 @@ pub fn unsupported(workload: &str, rt: Runtime) -> BenchError {
     BenchError::Invalid(format!("{workload} does not run on {}", rt.name()))
 }
 
-/// `Ok` when `got == want`; otherwise a wrong answer, which invalidates the run (it is
-/// an error, never a data point).
+/// `Ok` when `got == want`; a wrong answer is an error, never a data point.
 pub fn check<T: PartialEq + std::fmt::Display>(
     what: &str,
     c: Config,
@@ -386,9 +362,8 @@ pub trait ForkJoinTask: Send {
     }
 }
 
-/// Runs `task` inside the magpie, rayon or chili pool of `c` (or sequentially) and times
-/// exactly that call (`install`, or chili's `scope`, included, so a pool slow to wake
-/// pays for it). Tokio has no fork-join.
+/// Runs `task` in the pool of `c` (or sequentially) and times exactly that call, the
+/// pool's `install` or `scope` included (a pool slow to wake pays for it).
 pub fn run_in_pool<T: ForkJoinTask>(
     task: T,
     c: Config,
@@ -413,8 +388,7 @@ pub fn run_in_pool<T: ForkJoinTask>(
     }
 }
 
-/// [`run_in_pool`] for a task whose answer is a number known in advance: checks it
-/// against `want` and returns the sample.
+/// [`run_in_pool`] for a task whose answer must be `want`.
 pub fn run_and_check<T: ForkJoinTask<Out = u64>>(
     task: T,
     c: Config,
@@ -452,27 +426,56 @@ pub struct Sample {
     pub answer: u64,
 }
 
-/// One workload at one size, e.g. fib(32) or N-queens 13.
-pub trait Workload {
-    /// Family name, e.g. `fib`.
-    fn family(&self) -> &'static str;
-
-    /// Size label, e.g. `n=32`.
-    fn size(&self) -> String;
-
+/// What the report needs to know about a workload (which is dropped before idle runs).
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Family, e.g. `fib`.
+    pub family: &'static str,
+    /// Size, e.g. `n=32`.
+    pub size: String,
     /// Display name, e.g. `fib(32)`.
-    fn label(&self) -> String;
-
+    pub label: String,
     /// Tasks per run, for workloads reported as a throughput (tasks/s).
-    fn tasks(&self) -> Option<u64> {
-        None
+    pub tasks: Option<u64>,
+}
+
+/// One run of a workload (labelled by the third argument) on a config, verified.
+type RunFn = Box<dyn FnMut(Config, &Pools, &str) -> Result<Sample, BenchError>>;
+
+/// One workload at one size, e.g. fib(32) or N-queens 13, and the configs it runs on.
+pub struct Workload {
+    /// Its description.
+    pub info: Info,
+    /// The configurations it is measured on.
+    pub configs: Vec<Config>,
+    run: RunFn,
+}
+
+impl Workload {
+    /// A workload of `family` at `size`, shown as `label`, run on `configs` by `run`.
+    pub fn new(
+        family: &'static str,
+        size: String,
+        label: String,
+        configs: &[Config],
+        run: impl FnMut(Config, &Pools, &str) -> Result<Sample, BenchError> + 'static,
+    ) -> Workload {
+        Workload {
+            info: Info {
+                family,
+                size,
+                label,
+                tasks: None,
+            },
+            configs: configs.to_vec(),
+            run: Box::new(run),
+        }
     }
 
-    /// The configurations this workload is measured on.
-    fn configs(&self) -> Vec<Config>;
-
-    /// One run on `c`: untimed preparation, the timed call into the pool, verification.
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError>;
+    /// One run on `c`.
+    pub fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
+        (self.run)(c, pools, &self.info.label)
+    }
 }
 
 /// Samples of one cell (workload × config).
@@ -494,7 +497,7 @@ pub const RUNS_HEADER: [&str; 8] = [
 /// Warm-up plus `reps` interleaved repetitions of every cell; one CSV row per timed run
 /// goes into `runs`.
 pub fn measure(
-    workloads: &mut [Box<dyn Workload>],
+    workloads: &mut [Workload],
     pools: &Pools,
     reps: usize,
     settle: std::time::Duration,
@@ -504,7 +507,7 @@ pub fn measure(
         .iter()
         .enumerate()
         .flat_map(|(w, wl)| {
-            wl.configs().into_iter().map(move |config| Cell {
+            wl.configs.iter().map(move |&config| Cell {
                 workload: w,
                 config,
                 secs: Vec::new(),
@@ -525,9 +528,9 @@ pub fn measure(
         let s = wl.run(cell.config, pools)?;
         cell.secs.push(s.secs);
         runs.row(&[
-            wl.family().to_string(),
-            wl.size(),
-            wl.label(),
+            wl.info.family.to_string(),
+            wl.info.size.clone(),
+            wl.info.label.clone(),
             cell.config.runtime.name().to_string(),
             cell.config.threads.to_string(),
             (rep + 1).to_string(),

@@ -10,9 +10,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng as _, SeedableRng};
 
 use super::run::{
-    check, count_label, run_in_pool, Config, ForkJoin, ForkJoinTask, Pools, Sample, Workload,
+    check, count_label, run_in_pool, Config, ForkJoin, ForkJoinTask, Sample, Workload,
 };
-use crate::BenchError;
 
 /// Slices of at most this many elements are sorted sequentially.
 pub const CUTOFF: usize = 10_000;
@@ -101,83 +100,43 @@ impl ForkJoinTask for SortTask<'_> {
     }
 }
 
-/// The quicksort workload: `len` random `u32`s.
-#[derive(Clone, Debug)]
-pub struct Sort {
-    input: Vec<u32>,
-    reference: Vec<u32>,
-    buf: Vec<u32>,
-    cutoff: usize,
-    configs: Vec<Config>,
-}
-
-impl Sort {
-    /// Generates `len` random `u32`s from [`SEED`] and sorts a reference copy (untimed).
-    pub fn new(len: usize, cutoff: usize, configs: &[Config]) -> Sort {
-        let mut rng = SmallRng::seed_from_u64(SEED);
-        let input: Vec<u32> = (0..len).map(|_| rng.random()).collect();
-        let mut reference = input.clone();
-        reference.sort_unstable();
-        Sort {
-            buf: input.clone(),
-            input,
-            reference,
-            cutoff,
-            configs: configs.to_vec(),
-        }
-    }
-}
-
-impl Workload for Sort {
-    fn family(&self) -> &'static str {
-        "quicksort"
-    }
-
-    fn size(&self) -> String {
-        format!("n={}", self.input.len())
-    }
-
-    fn label(&self) -> String {
-        format!("qsort {}", count_label(self.input.len() as u64))
-    }
-
-    fn configs(&self) -> Vec<Config> {
-        self.configs.clone()
-    }
-
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
-        let label = self.label();
-        self.buf.copy_from_slice(&self.input);
-        let task = SortTask {
-            v: &mut self.buf,
-            cutoff: self.cutoff,
-        };
-        let ((), secs) = run_in_pool(task, c, pools, &label)?;
-        if self.buf != self.reference {
-            let at = self
-                .buf
-                .iter()
-                .zip(&self.reference)
-                .position(|(a, b)| a != b)
-                .unwrap_or(0);
-            check(
-                &format!("{label} (first difference at index {at})"),
-                c,
-                self.buf[at],
-                self.reference[at],
-            )?;
-        }
-        Ok(Sample {
-            secs,
-            answer: self.buf.len() as u64,
-        })
-    }
+/// Quicksort of `len` random `u32`s from [`SEED`] on `configs`; generates them and sorts
+/// a reference copy (untimed).
+pub fn workload(len: usize, cutoff: usize, configs: &[Config]) -> Workload {
+    let mut rng = SmallRng::seed_from_u64(SEED);
+    let input: Vec<u32> = (0..len).map(|_| rng.random()).collect();
+    let mut reference = input.clone();
+    reference.sort_unstable();
+    let mut buf = input.clone();
+    let label = format!("qsort {}", count_label(len as u64));
+    Workload::new(
+        "quicksort",
+        format!("n={len}"),
+        label,
+        configs,
+        move |c, pools, label| {
+            buf.copy_from_slice(&input);
+            let task = SortTask {
+                v: &mut buf,
+                cutoff,
+            };
+            let ((), secs) = run_in_pool(task, c, pools, label)?;
+            if let Some(at) = buf.iter().zip(&reference).position(|(a, b)| a != b) {
+                let what = format!("{label} (first difference at index {at})");
+                check(&what, c, buf[at], reference[at])?;
+            }
+            Ok(Sample {
+                secs,
+                answer: buf.len() as u64,
+            })
+        },
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Rayon, JOIN_PEERS};
+    use crate::pool::run::{Pools, Rayon, JOIN_PEERS};
 
     #[test]
     fn partition_splits_around_the_pivot() {
@@ -206,9 +165,9 @@ mod tests {
     #[test]
     fn runs_and_verifies_on_both() {
         let pools = Pools::build(&JOIN_PEERS).unwrap();
-        let mut w = Sort::new(50_000, 1000, &JOIN_PEERS);
-        assert_eq!(w.label(), "qsort 50k");
-        for c in w.configs() {
+        let mut w = workload(50_000, 1000, &JOIN_PEERS);
+        assert_eq!(w.info.label, "qsort 50k");
+        for c in w.configs.clone() {
             assert_eq!(w.run(c, &pools).unwrap().answer, 50_000);
         }
     }

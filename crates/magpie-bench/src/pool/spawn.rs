@@ -1,23 +1,14 @@
-//! Spawn throughput: `N` tiny tasks, each adding its number `i ∈ 1..=N` to one shared
-//! sum ([`Tally`]), the same task body on every runtime.
-//!
-//! * Flat: one task spawns all `N` from inside the pool — magpie `scope`/`spawn`,
-//!   rayon `scope`/`spawn`, tokio `tokio::spawn` from a task on a worker thread.
-//! * Chain: each task spawns the next (`N` tasks in sequence), so the time is the
-//!   per-spawn latency rather than throughput.
-//!
-//! magpie and rayon are done when their `scope` returns. Tokio tasks are `'static`, so
-//! they add to a static [`Tally`] (runs are serialised by a lock) and the task whose
-//! addition completes the sum `N (N + 1) / 2` wakes the waiting thread; a run whose sum
-//! does not complete within [`STALL_LIMIT`] fails (tasks lost). The timed region is the
-//! call into the pool up to completion; the final sum is verified on every runtime.
+//! Spawn throughput: `N` tiny tasks each adding `i ∈ 1..=N` to one shared [`Tally`],
+//! spawned all from one task (flat) or each by the previous one (chain: per-spawn
+//! latency). tokio tasks are `'static`, so they add to a static tally (runs serialised)
+//! whose completion wakes the waiting thread, or fail after [`STALL_LIMIT`].
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::run::{
-    check, count_label, run_in_pool, timed, Config, ForkJoin, ForkJoinTask, Pools, Runtime, Sample,
+    check, count_label, run_in_pool, timed, Config, ForkJoin, ForkJoinTask, Runtime, Sample,
     Spawner, Workload,
 };
 use crate::BenchError;
@@ -156,89 +147,55 @@ fn tokio_run(rt: &tokio::runtime::Runtime, pattern: Pattern, n: u64) -> (u64, f6
     (TOKIO_TALLY.sum(), secs, complete)
 }
 
-/// A spawn workload: `n` tasks in one [`Pattern`].
-#[derive(Clone, Debug)]
-pub struct Spawn {
-    pattern: Pattern,
-    n: u64,
-    configs: Vec<Config>,
-}
-
-impl Spawn {
-    /// `n` (≥ 1) tasks spawned in `pattern` on `configs`.
-    pub fn new(pattern: Pattern, n: u64, configs: &[Config]) -> Result<Spawn, BenchError> {
-        if n == 0 {
-            return Err(BenchError::Invalid("spawn: need at least one task".into()));
-        }
-        Ok(Spawn {
-            pattern,
-            n,
-            configs: configs.to_vec(),
-        })
+/// `n` (≥ 1) tasks spawned in `pattern` on `configs`.
+pub fn workload(pattern: Pattern, n: u64, configs: &[Config]) -> Result<Workload, BenchError> {
+    if n == 0 {
+        return Err(BenchError::Invalid("spawn: need at least one task".into()));
     }
-}
-
-impl Workload for Spawn {
-    fn family(&self) -> &'static str {
-        match self.pattern {
-            Pattern::Flat => "spawn",
-            Pattern::Chain => "chain-spawn",
-        }
-    }
-
-    fn size(&self) -> String {
-        format!("tasks={}", self.n)
-    }
-
-    fn label(&self) -> String {
-        let name = match self.pattern {
-            Pattern::Flat => "spawn",
-            Pattern::Chain => "chain",
-        };
-        format!("{name} {}", count_label(self.n))
-    }
-
-    fn tasks(&self) -> Option<u64> {
-        Some(self.n)
-    }
-
-    fn configs(&self) -> Vec<Config> {
-        self.configs.clone()
-    }
-
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
-        let n = self.n;
-        let want = n * (n + 1) / 2;
-        let (got, secs) = if c.runtime == Runtime::Tokio {
-            let (got, secs, complete) = tokio_run(pools.tokio(c.threads)?, self.pattern, n);
-            if !complete {
-                return Err(BenchError::Worker(format!(
-                    "{} on tokio: not complete after {}s (sum {got} of {want}) — TASKS LOST",
-                    self.label(),
+    let (family, name) = match pattern {
+        Pattern::Flat => ("spawn", "spawn"),
+        Pattern::Chain => ("chain-spawn", "chain"),
+    };
+    let label = format!("{name} {}", count_label(n));
+    let want = n * (n + 1) / 2;
+    let mut w = Workload::new(
+        family,
+        format!("tasks={n}"),
+        label,
+        configs,
+        move |c, pools, label| {
+            let (got, secs) = if c.runtime == Runtime::Tokio {
+                let (got, secs, complete) = tokio_run(pools.tokio(c.threads)?, pattern, n);
+                if !complete {
+                    return Err(BenchError::Worker(format!(
+                    "{label} on tokio: not complete after {}s (sum {got} of {want}) — TASKS LOST",
                     STALL_LIMIT.as_secs()
                 )));
-            }
-            (got, secs)
-        } else {
-            let tally = Tally::new();
-            tally.reset(n);
-            let task = SpawnTask {
-                pattern: self.pattern,
-                n,
-                tally: &tally,
+                }
+                (got, secs)
+            } else {
+                let tally = Tally::new();
+                tally.reset(n);
+                let task = SpawnTask {
+                    pattern,
+                    n,
+                    tally: &tally,
+                };
+                let ((), secs) = run_in_pool(task, c, pools, label)?;
+                (tally.sum(), secs)
             };
-            let ((), secs) = run_in_pool(task, c, pools, &self.label())?;
-            (tally.sum(), secs)
-        };
-        check(&format!("{} (sum of 1..={n})", self.label()), c, got, want)?;
-        Ok(Sample { secs, answer: got })
-    }
+            check(&format!("{label} (sum of 1..={n})"), c, got, want)?;
+            Ok(Sample { secs, answer: got })
+        },
+    );
+    w.info.tasks = Some(n);
+    Ok(w)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::SPAWN;
+    use crate::pool::run::{Pools, SPAWN};
 
     #[test]
     fn tally_signals_at_the_target() {
@@ -256,11 +213,11 @@ mod tests {
     fn both_patterns_verify_on_every_runtime() {
         let pools = Pools::build(&SPAWN).unwrap();
         for pattern in [Pattern::Flat, Pattern::Chain] {
-            let mut w = Spawn::new(pattern, 2000, &SPAWN).unwrap();
-            for c in w.configs() {
+            let mut w = workload(pattern, 2000, &SPAWN).unwrap();
+            for c in w.configs.clone() {
                 assert_eq!(w.run(c, &pools).unwrap().answer, 2000 * 2001 / 2);
             }
         }
-        assert!(Spawn::new(Pattern::Flat, 0, &SPAWN).is_err());
+        assert!(workload(Pattern::Flat, 0, &SPAWN).is_err());
     }
 }

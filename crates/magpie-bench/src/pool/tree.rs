@@ -2,7 +2,7 @@
 //! (untimed); each run sums it by `join` recursion, one join per node with two children.
 //! The node values are `0..2^k`, so the expected sum is `2^k (2^k − 1) / 2`.
 
-use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Pools, Sample, Workload};
+use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
 use crate::BenchError;
 
 /// A node of the tree.
@@ -48,63 +48,30 @@ impl ForkJoinTask for SumTask<'_> {
     }
 }
 
-/// The tree-sum workload over a tree of `2^log2` nodes.
-#[derive(Debug)]
-pub struct TreeSum {
-    log2: u32,
-    root: Box<Node>,
-    configs: Vec<Config>,
-}
-
-impl TreeSum {
-    /// Builds the tree of `2^log2` nodes (untimed; about 32 bytes per node).
-    pub fn new(log2: u32, configs: &[Config]) -> Result<TreeSum, BenchError> {
-        if !(1..=30).contains(&log2) {
-            return Err(BenchError::Invalid(format!(
-                "tree size 2^{log2}: need 1 <= log2 <= 30"
-            )));
-        }
-        let root = build(0, 1 << log2).ok_or_else(|| BenchError::Invalid("empty tree".into()))?;
-        Ok(TreeSum {
-            log2,
-            root,
-            configs: configs.to_vec(),
-        })
+/// The sum of a tree of `2^log2` nodes on `configs`; builds the tree (untimed; about
+/// 32 bytes per node).
+pub fn workload(log2: u32, configs: &[Config]) -> Result<Workload, BenchError> {
+    if !(1..=30).contains(&log2) {
+        return Err(BenchError::Invalid(format!(
+            "tree size 2^{log2}: need 1 <= log2 <= 30"
+        )));
     }
-
-    fn expected(&self) -> u64 {
-        let n = 1u64 << self.log2;
-        n * (n - 1) / 2
-    }
-}
-
-impl Workload for TreeSum {
-    fn family(&self) -> &'static str {
-        "tree-sum"
-    }
-
-    fn size(&self) -> String {
-        format!("nodes=2^{}", self.log2)
-    }
-
-    fn label(&self) -> String {
-        format!("tree 2^{}", self.log2)
-    }
-
-    fn configs(&self) -> Vec<Config> {
-        self.configs.clone()
-    }
-
-    fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
-        let want = self.expected();
-        run_and_check(SumTask(&self.root), c, pools, &self.label(), want)
-    }
+    let n = 1u64 << log2;
+    let root = build(0, n).ok_or_else(|| BenchError::Invalid("empty tree".into()))?;
+    let (size, label) = (format!("nodes=2^{log2}"), format!("tree 2^{log2}"));
+    Ok(Workload::new(
+        "tree-sum",
+        size,
+        label,
+        configs,
+        move |c, pools, label| run_and_check(SumTask(&root), c, pools, label, n * (n - 1) / 2),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::FORK_JOIN;
+    use crate::pool::run::{Pools, FORK_JOIN};
 
     fn count(n: &Node) -> u64 {
         1 + n.left.as_deref().map_or(0, count) + n.right.as_deref().map_or(0, count)
@@ -121,10 +88,10 @@ mod tests {
     #[test]
     fn runs_and_verifies_on_both() {
         let pools = Pools::build(&FORK_JOIN).unwrap();
-        let mut w = TreeSum::new(12, &FORK_JOIN).unwrap();
-        for c in w.configs() {
+        let mut w = workload(12, &FORK_JOIN).unwrap();
+        for c in w.configs.clone() {
             assert_eq!(w.run(c, &pools).unwrap().answer, 4096 * 4095 / 2);
         }
-        assert!(TreeSum::new(0, &FORK_JOIN).is_err());
+        assert!(workload(0, &FORK_JOIN).is_err());
     }
 }

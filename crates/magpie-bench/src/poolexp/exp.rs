@@ -1,9 +1,6 @@
-//! The measurement plan: one cell per (workers `N`, implementation, `k`, policy), every
-//! cell measured `reps` times with repetitions interleaved over all cells (a fresh order
-//! each time, see [`crate::order`]), so a noisy machine's drift hits every implementation alike.
-//!
-//! At `k = 0` no steal is attempted, so the policy cannot matter: each implementation
-//! has one `k = 0` cell (policy "none") instead of one per policy.
+//! The measurement plan: one cell per (`N`, implementation, `k`, policy), repetitions
+//! interleaved over all cells ([`crate::order`]). At `k = 0` nothing is stolen, so each
+//! implementation has one `k = 0` cell (policy "none").
 
 use super::policies;
 use super::run::{run_impl, Config, PoolRun};

@@ -1,29 +1,12 @@
-//! The BWoS paper's pool experiment (OSDI'23 §6.2.3, Fig. 12) as `magpie bench poolexp`.
+//! The BWoS pool experiment (OSDI'23 §6.2.3, Fig. 12): `magpie bench poolexp`.
 //!
-//! `N` workers each own a queue of capacity `C = 8192` (magpie: 8 blocks × 1024). In each
-//! round a worker puts until its queue is full, gets until it is empty, then attempts
-//! `k · C` single-item steals from the other workers' queues, choosing each victim with a
-//! victim policy; `k ∈ {0, 25, 50, 100} %`. Throughput = successful puts + gets + steals
-//! per second of wall time, summed over the pool (the paper's metric). Every policy of
-//! [`magpie::policy`] runs on magpie's BWoS queues (LIFO, FIFO) and, through the same
-//! harness and the same [`Victims`](magpie::policy::Victims) view, on crossbeam-deque
-//! (`Worker::new_lifo` / `new_fifo` + `Stealer`) and st3 (`lifo` / `fifo` workers).
-//!
-//! Choices where the paper is silent, stated in the output too:
-//! * the stealing phase makes `k · C` steal *attempts* (an attempt whose victim is empty
-//!   still counts), so a round always ends even when every queue is empty;
-//! * steals take one item ([`Stolen`](steal::Stolen)); stolen items are consumed, not
-//!   pushed into the thief's queue, so every round refills the owner's queue from empty;
-//! * steals target the other workers' queues only (no global injector);
-//! * `N = 2` runs pinned (one worker per core); `N = 8` runs unpinned and oversubscribed
-//!   on a 2-core machine (the paper's 8 threads had 8 cores on two NUMA nodes);
-//! * the topology given to policies is uniform (one cache, one node), so NUMA-aware
-//!   policies see no structure to exploit here.
-//!
-//! Pieces: [`steal`] (the thief side of each queue), [`view`] (the policies' view),
-//! [`tally`] (item conservation), [`mod@run`] (one measured run), [`exp`] (cells and
-//! interleaved repetitions), [`policies`] (which policies), [`report`] (tables, CSV,
-//! SVG, target checks).
+//! `N` workers each own a queue of capacity `C`; a round puts until full, gets until
+//! empty, then makes `k · C` single-item steal attempts on the other queues, each victim
+//! chosen by a policy of [`magpie::policy`]; throughput = (puts + gets + steals) / wall
+//! time. magpie's queues, crossbeam-deque and st3 run the same harness and policy view.
+//! Where the paper is silent (attempts count even on an empty victim, stolen items are
+//! consumed, no injector, `N = 8` unpinned and oversubscribed, uniform topology) the
+//! choice is stated in the output.
 
 pub mod exp;
 pub mod policies;
@@ -36,7 +19,7 @@ pub mod view;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Queue capacity `C`, as in the paper (and the queue benchmark).
 pub const CAPACITY: usize = crate::queue::CAPACITY;
@@ -76,19 +59,13 @@ impl Params {
 /// Runs the experiment for `N = 2` then `N = 8`, prints tables and target checks, and
 /// writes the CSVs, SVGs and report.txt into the output directory.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    if opts.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    let dir = opts.out_dir.clone();
-    output::prepare_dir(&dir)?;
+    let mut out = opts.out()?;
     let p = Params::new(opts.quick, opts.reps);
     let all = policies::names();
     for name in &all {
         policies::get(name)?;
     }
-    let env = environment_note(&p, &all);
-    println!("{env}");
-    let mut report_text = env;
+    out.say(&environment_note(&p, &all));
 
     let mut csv = exp::runs_csv();
     let mut results = report::Results::default();
@@ -104,39 +81,24 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
         results.push(cells, samples)?;
     }
 
-    let r = report::render(&results, &p, &all);
-    print!("{}", r.text);
-    report_text.push_str(&r.text);
-    let mut outcome = Outcome {
-        files: output::write_tables(&dir, "poolexp", &csv, &r.summary)?,
-        targets: r.targets,
-    };
-    for (name, svg) in r.charts {
-        outcome.files.push(output::write_file(&dir, &name, &svg)?);
-    }
-    outcome
-        .files
-        .push(output::write_file(&dir, "report.txt", &report_text)?);
-    Ok(outcome)
+    report::render(&results, &p, &all, &csv, &mut out)?;
+    out.finish("report.txt")
 }
 
 /// One paragraph about the machine, the sizes and the choices made.
 fn environment_note(p: &Params, policies: &[&str]) -> String {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "n/a".into());
     let mut s = String::new();
     let _ = writeln!(
         s,
         "poolexp bench (BWoS §6.2.3): C = {} u64 items per queue, k in {:?} % of C, N in {:?}; \
-         {} reps of {} ms per cell; {} core(s) available; load average (1 min) {load}",
+         {} reps of {} ms per cell; {} core(s) available; {}",
         p.cap,
         exp::K_PCT,
         WORKERS,
         p.reps,
         p.duration.as_millis(),
-        p.cores
+        p.cores,
+        affinity::load_note(p.cores, "see spread % and min cpu %")
     );
     let _ = writeln!(s, "policies: {}", policies.join(", "));
     s.push_str(
@@ -154,15 +116,6 @@ fn environment_note(p: &Params, policies: &[&str]) -> String {
             "quick mode: N = 8 runs only the random policy and magpie's best policies at N = 2 \
              (k = 100 %); the full mode runs every policy at every N\n",
         );
-    }
-    if let Ok(l) = load.parse::<f64>() {
-        if l >= 0.5 {
-            let _ = writeln!(
-                s,
-                "WARNING: machine busy before the run (load {l:.2} on {} cores): expect noise; see spread % and min cpu %",
-                p.cores
-            );
-        }
     }
     s
 }

@@ -1,8 +1,5 @@
-//! The victim policies the pool experiment runs: magpie's own, by name.
-//!
-//! Every policy is a [`magpie::policy::VictimPolicy`] built from its name with
-//! [`magpie::policy::by_name`], so the benchmark runs exactly the policies the pool
-//! offers ([`magpie::policy::NAMES`]), with their default settings.
+//! The victim policies the pool experiment runs: every one of [`magpie::policy::NAMES`],
+//! built by name with its default settings.
 
 use magpie::policy::VictimPolicy;
 

@@ -1,12 +1,6 @@
-//! Turning the samples into what a person reads: per-`N`, per-flavour tables (magpie vs
-//! crossbeam-deque vs st3 for every policy and `k`), a summary CSV, SVG plots and the
-//! target checks.
-//!
-//! Target (BWoS §6.2.3 claims 4.69× and 7.90× over ABP at `k = 0` and high `k`):
-//! at `N = 2`, per flavour, magpie ≥ 5× crossbeam-deque and ≥ 5× st3 at `k = 0` (no
-//! steals, so no policy) and at `k = 100 %` with the random policy on both sides, and
-//! with each queue at its own best policy (the policy with the highest median at that
-//! `k`, named in the check).
+//! Tables per `N` and flavour, the summary CSV, SVG plots and the target checks of the
+//! pool experiment: at `N = 2`, magpie ≥ 5× crossbeam-deque and st3 at `k = 0` and at
+//! `k = 100 %` (random policy on both sides, and each at its own best policy).
 
 use std::fmt::Write as _;
 
@@ -14,7 +8,8 @@ use super::exp::{cell_csv, policies_at, Cell, Sample, K_PCT, NO_POLICY};
 use super::policies::RANDOM;
 use super::{Params, WORKERS};
 use crate::csv::Csv;
-use crate::queue::{render_targets, Family, Flavour, Impl};
+use crate::output::Out;
+use crate::queue::{Family, Flavour, Impl};
 use crate::stats::{median, ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries, LineChart, LineSeries, Point};
 use crate::table::{si, Table};
@@ -138,24 +133,19 @@ impl Results {
     }
 }
 
-/// Everything rendered from the results.
-pub struct Rendered {
-    /// Tables, notes and target checks as printed.
-    pub text: String,
-    /// One row per cell.
-    pub summary: Csv,
-    /// `(file name, SVG document)`.
-    pub charts: Vec<(String, String)>,
-    /// Target checks.
-    pub targets: Vec<TargetCheck>,
-}
-
 fn imp(family: Family, flavour: Flavour) -> Impl {
     Impl { family, flavour }
 }
 
-/// Renders tables, summary CSV, charts and targets. `all` = every policy magpie offers.
-pub fn render(r: &Results, p: &Params, all: &[&str]) -> Rendered {
+/// Writes the run and summary CSVs and the charts, prints the tables and checks the
+/// targets. `all` = every policy magpie offers.
+pub fn render(
+    r: &Results,
+    p: &Params,
+    all: &[&str],
+    runs: &Csv,
+    out: &mut Out,
+) -> Result<(), BenchError> {
     let mut text = String::new();
     let mut summary = summary_csv();
     for n in r.workers() {
@@ -208,13 +198,14 @@ pub fn render(r: &Results, p: &Params, all: &[&str]) -> Rendered {
     );
     let targets = targets(r);
     text.push('\n');
-    text.push_str(&render_targets(&targets));
-    Rendered {
-        text,
-        summary,
-        charts: charts(r, p),
-        targets,
+    text.push_str(&crate::table::targets(&targets));
+    out.tables("poolexp", runs, &summary)?;
+    for (name, svg) in charts(r, p) {
+        out.file(&name, &svg)?;
     }
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }
 
 /// `a/b/c` of three optional values with `d` decimals.
@@ -339,36 +330,32 @@ pub fn targets(r: &Results) -> Vec<TargetCheck> {
                 (Some(a), Some(b)) => ratio_of_medians(&a, &b),
                 _ => None,
             };
-            out.push(TargetCheck {
-                name: format!(
-                    "pool experiment N={n} {} k=0 % (no steals): magpie / {}",
-                    flavour.name(),
-                    peer.name()
-                ),
-                measured: ratio(r.ops(n, m, 0, NO_POLICY), r.ops(n, q, 0, NO_POLICY)),
-                threshold: TARGET,
-            });
-            out.push(TargetCheck {
-                name: format!(
-                    "pool experiment N={n} {} k=100 % random: magpie / {}",
-                    flavour.name(),
-                    peer.name()
-                ),
-                measured: ratio(r.ops(n, m, 100, RANDOM), r.ops(n, q, 100, RANDOM)),
-                threshold: TARGET,
-            });
             let (bm, bq) = (r.best(n, m, 100), r.best(n, q, 100));
-            out.push(TargetCheck {
-                name: format!(
-                    "pool experiment N={n} {} k=100 % best: magpie ({}) / {} ({})",
-                    flavour.name(),
-                    bm.map_or("n/a", |b| b.0),
-                    peer.name(),
-                    bq.map_or("n/a", |b| b.0)
+            let best = format!(
+                "best: magpie ({}) / {} ({})",
+                bm.map_or("n/a", |b| b.0),
+                peer.name(),
+                bq.map_or("n/a", |b| b.0)
+            );
+            for (what, a, b) in [
+                (
+                    format!("0 % (no steals): magpie / {}", peer.name()),
+                    r.ops(n, m, 0, NO_POLICY),
+                    r.ops(n, q, 0, NO_POLICY),
                 ),
-                measured: ratio(bm.map(|b| b.1), bq.map(|b| b.1)),
-                threshold: TARGET,
-            });
+                (
+                    format!("100 % random: magpie / {}", peer.name()),
+                    r.ops(n, m, 100, RANDOM),
+                    r.ops(n, q, 100, RANDOM),
+                ),
+                (format!("100 % {best}"), bm.map(|b| b.1), bq.map(|b| b.1)),
+            ] {
+                out.push(TargetCheck {
+                    name: format!("pool experiment N={n} {} k={what}", flavour.name()),
+                    measured: ratio(a, b),
+                    threshold: TARGET,
+                });
+            }
         }
     }
     out
@@ -472,12 +459,12 @@ fn charts(r: &Results, p: &Params) -> Vec<(String, String)> {
                     categories: pols.iter().map(|s| policy_label(s).to_string()).collect(),
                     series: FAMILIES
                         .iter()
-                        .map(|&f| BarSeries {
-                            name: imp(f, flavour).name().to_string(),
-                            bars: pols
-                                .iter()
-                                .map(|pol| r.ops(n, imp(f, flavour), k, pol).map(Bar::from))
-                                .collect(),
+                        .map(|&f| {
+                            BarSeries::new(
+                                imp(f, flavour).name(),
+                                pols.iter()
+                                    .map(|pol| r.ops(n, imp(f, flavour), k, pol).map(Bar::from)),
+                            )
                         })
                         .collect(),
                 };
@@ -554,15 +541,26 @@ mod tests {
             cores: 2,
             quick: true,
         };
-        let out = render(&results(), &p, &[RANDOM, "b", "c"]);
+        let dir = std::env::temp_dir().join(format!("magpie-poolexp-{}", std::process::id()));
+        let mut out = Out::new(&dir).unwrap();
+        render(
+            &results(),
+            &p,
+            &[RANDOM, "b", "c"],
+            &Csv::new(&["x"]),
+            &mut out,
+        )
+        .unwrap();
         assert!(out.text.contains("N = 2 queues, LIFO"));
         assert!(out.text.contains("2 of 3 policies run"));
-        assert_eq!(out.summary.len(), 6 * (1 + 3 * 2));
-        // Per flavour: one line chart and three bar charts.
-        assert_eq!(out.charts.len(), 2 * 4);
-        assert!(out
-            .charts
-            .iter()
-            .all(|(_, svg)| svg.contains("<svg") && svg.trim_end().ends_with("</svg>")));
+        let summary = std::fs::read_to_string(&out.files[1]).unwrap();
+        assert_eq!(summary.lines().count(), 1 + 6 * (1 + 3 * 2));
+        // Two CSVs, then per flavour one line chart and three bar charts.
+        assert_eq!(out.files.len(), 2 + 2 * 4);
+        for svg in &out.files[2..] {
+            let svg = std::fs::read_to_string(svg).unwrap();
+            assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,21 +1,8 @@
-//! One measured run of the pool experiment (BWoS §6.2.3).
-//!
-//! `N` workers each own a queue of capacity `C`. In every round a worker puts until its
-//! queue reports full, gets until it reports empty, then makes `k · C` single-item steal
-//! attempts on the other workers' queues, asking its victim policy for each victim.
-//! Stolen items are consumed (counted), not pushed into the thief's own queue, so every
-//! round refills the owner's queue from empty. A worker runs rounds until its time is up
-//! (checked once per round); one untimed warm-up round (put/get, no steals) precedes the
-//! start barrier.
-//!
-//! Throughput is the paper's: successful puts + gets + steals per second of wall time,
-//! from the first worker's start to the last worker's end. Failed steal attempts (empty
-//! victim, lost race, policy skipped) cost time but are not operations.
-//!
-//! Every run is verified: after the workers stop, whatever is left in the queues is
-//! drained untimed (owner `pop`, then the thieves' `steal`), and the items taken (got +
-//! stolen + drained) must equal the items put in count and value checksum ([`Tally`]);
-//! otherwise the run is a [`BenchError::Worker`], not a data point.
+//! One measured run of the pool experiment (BWoS §6.2.3): rounds of put until full,
+//! get until empty and `k · C` steal attempts (victims from the policy; stolen items are
+//! consumed) until the time is up, after one untimed warm-up round. Throughput = (puts +
+//! gets + steals) / wall time. The queues are drained untimed afterwards and everything
+//! taken must match what was put, in count and checksum ([`Tally`]).
 
 use std::sync::atomic::Ordering;
 use std::sync::Barrier;
@@ -61,11 +48,8 @@ impl Config {
 /// Counters of one worker over its timed rounds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WorkerRun {
-    /// Completed rounds.
     pub rounds: u64,
-    /// Successful puts.
     pub puts: u64,
-    /// Successful gets.
     pub gets: u64,
     /// Items stolen (single-item steals that succeeded).
     pub stolen: u64,

@@ -1,19 +1,8 @@
-//! What a thief of the pool experiment does to one victim queue: steal one item, and the
-//! two probes a victim policy may ask for (occupancy sample, stealable length).
-//!
-//! Implemented for the thief handles of the queue benchmark's adapters
-//! ([`queue::impls`](crate::queue::impls), [`queue::magpie`](crate::queue::magpie)), so
-//! the owner side (`BenchQueue`) and the thief handles are the same code in both
-//! benchmarks. Each queue answers the probes with what it offers:
-//!
-//! | queue | `sample` | `stealable_len` |
-//! | --- | --- | --- |
-//! | magpie | `Stealer::sample`: one random block's thief metadata (§3.4) | `Stealer::stealable_len`: every block's thief metadata |
-//! | crossbeam-deque | Bernoulli(`len / C`) from `Stealer::len` | `Stealer::len`: the shared front/back indices |
-//! | st3 | Bernoulli(`len / C`) from the length probe | a `steal` whose count closure records the available count and asks for 0 items (read-only; `Busy` reads as 0) |
-//!
-//! For the peers the sample costs what their length costs (reading the indices the owner
-//! writes), which is the point of the paper's §2.1.3 and §3.4.
+//! The thief side of the pool experiment: steal one item, and the two probes a victim
+//! policy may ask for (occupancy `sample`, `stealable_len`), for the queue benchmark's
+//! thief handles. magpie answers from its blocks' thief metadata (§3.4); crossbeam-deque
+//! and st3 from their length (st3: a `steal` that asks for 0 items), so their sample costs
+//! what reading the owner's indices costs (the paper's §2.1.3).
 
 use magpie::Rng;
 use magpie_queue::Steal;

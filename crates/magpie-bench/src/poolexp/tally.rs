@@ -1,11 +1,6 @@
-//! Item conservation: every item put is got by its owner or stolen exactly once.
-//!
-//! Worker `w` puts the values `w · 2^40, w · 2^40 + 1, …` (one per successful put), so
-//! every value is distinct and what was put is known from the put count alone. Whoever
-//! takes an item (owner `get`, thief `steal`, or the untimed drain after the run) feeds it
-//! to a [`Sink`]; timed runs use [`Tally`] (a count and a wrapping sum: two adds per item,
-//! which also keeps the value from being optimised away), the harness tests use
-//! [`Record`] to compare the exact multisets.
+//! Item conservation: worker `w` puts `w · 2^40, w · 2^40 + 1, …`, and whoever takes an
+//! item (get, steal or the untimed drain) feeds it to a [`Sink`]: [`Tally`] (count and
+//! wrapping sum) in timed runs, [`Record`] (the exact values) in tests.
 
 use crate::BenchError;
 

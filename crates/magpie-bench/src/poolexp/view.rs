@@ -1,10 +1,6 @@
-//! The [`Victims`] view a thief's victim policy sees in the pool experiment.
-//!
-//! One view per worker: its own thief handle on every queue of the pool (the entry for
-//! itself is never used), the queue capacity for the occupancy sample, the workers'
-//! published consumption counters and the topology. The same view type serves every
-//! queue kind through [`PoolThief`], so one policy runs unchanged on magpie,
-//! crossbeam-deque and st3.
+//! The [`Victims`] view a worker's victim policy sees: its thief handle on every queue,
+//! the capacity, the published consumption counters and the topology; through
+//! [`PoolThief`] one policy runs unchanged on magpie, crossbeam-deque and st3.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -1,9 +1,6 @@
-//! Thief-pause calibration for experiment 2.
-//!
-//! The stolen percentage falls as the thief's pause between steal attempts grows. For
-//! each target percentage this finds a pause that approaches it with short probe runs;
-//! probes are noisy (especially on a busy machine), so the result is approximate and the
-//! measured runs report the percentage they actually achieved.
+//! Thief-pause calibration for experiment 2: short, noisy probe runs search for the
+//! pause that gives each target stolen percentage; the measured runs report the
+//! percentage they actually achieved.
 
 use super::run::PAUSE_SCALE;
 use super::{Impl, Params};

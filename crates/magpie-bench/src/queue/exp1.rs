@@ -1,25 +1,17 @@
-//! Experiment 1 (BWoS §6.2.1): one owner, no thief.
-//!
-//! The owner puts until the queue is full, then gets until it is empty, for a fixed
-//! number of rounds; throughput = (puts + gets) / s. Repetitions are interleaved across
-//! implementations (rep 1 of all, then rep 2 of all, ..., each in a fresh order: [`crate::order`]) so slow
-//! drift of a noisy machine hits every implementation alike. magpie is compared, by ratio
-//! of medians, with the sequential bound and the peers of the same flavour.
+//! Experiment 1 (BWoS §6.2.1): the owner alone puts until full, then gets until empty;
+//! (puts + gets) / s against the sequential bound and the peers of the same flavour.
 
-use std::path::Path;
-
-use super::{
-    render_targets, retry_budget, ExpResult, Family, Flavour, Impl, Params, DISTURBED, RETRY_BUDGET,
-};
+use super::{retry_budget, Family, Flavour, Impl, Notes, Params};
 use crate::csv::Csv;
+use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
+use crate::table::{f2, si, Table};
+use crate::{BenchError, TargetCheck};
 
 /// Runs experiment 1 and writes `exp1_owner_runs.csv`, `exp1_owner_summary.csv` and
 /// `exp1_owner.svg` into `dir`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let impls = Impl::all();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); impls.len()];
     let mut runs = Csv::new(&[
@@ -38,25 +30,17 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "owner_cpu_share",
         "tries",
     ]);
-    let mut retried = 0;
     let mut retries = retry_budget(impls.len() * p.reps);
-    let mut unpinned = 0;
+    let mut notes = Notes::default();
     let mut min_cpu: Vec<Option<f64>> = vec![None; impls.len()];
-    let mut disturbed = 0;
     crate::order::interleave("exp1 (owner only)", impls.len(), p.reps, |rep, i| {
         let imp = &impls[i];
         let (r, tries) = imp.measure(p.cap, p.exp1_rounds, None, &mut retries)?;
         let r = r.owner;
-        retried += tries - 1;
-        if !r.pinned {
-            unpinned += 1;
-        }
+        notes.count(tries, r.pinned, r.cpu_share);
         samples[i].push(r.ops_per_sec());
         if let Some(c) = r.cpu_share {
             min_cpu[i] = Some(min_cpu[i].map_or(c, |m: f64| m.min(c)));
-            if c < DISTURBED {
-                disturbed += 1;
-            }
         }
         runs.row(&[
             "owner".to_string(),
@@ -105,7 +89,6 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     for ((imp, (key, s)), cpu) in impls.iter().zip(sums.iter()).zip(&min_cpu) {
         let seq = sums.ratio(key, (Family::Sequential, imp.flavour));
         let mag = sums.ratio((Family::Magpie, imp.flavour), key);
-        let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
         let mut row = vec![
             imp.name().to_string(),
             imp.family.name().to_string(),
@@ -172,48 +155,27 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         categories: Flavour::ALL.iter().map(|f| f.name().to_string()).collect(),
         series: Family::ALL
             .iter()
-            .map(|&fam| BarSeries {
-                name: fam.name().to_string(),
-                bars: Flavour::ALL
-                    .iter()
-                    .map(|&fl| find(fam, fl).map(Bar::from))
-                    .collect(),
+            .map(|&fam| {
+                BarSeries::new(
+                    fam.name(),
+                    Flavour::ALL.iter().map(|&fl| find(fam, fl).map(Bar::from)),
+                )
             })
             .collect(),
     };
 
-    let mut files = output::write_tables(dir, "exp1_owner", &runs, &summary)?;
-    files.push(output::write_file(dir, "exp1_owner.svg", &chart.render())?);
-
+    out.tables("exp1_owner", &runs, &summary)?;
+    out.file("exp1_owner.svg", &chart.render())?;
     let mut text = format!(
         "\n== Experiment 1 (§6.2.1): owner only, C = {}, {} rounds/run, {} reps; (puts+gets)/s ==\n",
         p.cap, p.exp1_rounds, p.reps
     );
     text.push_str(&table.render());
     text.push_str("spread = (max-min)/median; min cpu % = lowest owner CPU time / wall time over the reps;\nx seq = ratio of medians vs the sequential bound of the same flavour; magpie x = magpie's median / this row's median\n");
-    if retried > 0 {
-        text.push_str(&format!(
-            "NOTE: {retried} run(s) were repeated once because a thread was preempted (CSV column tries; at most {:.0}% of runs)\n",
-            RETRY_BUDGET * 100.0
-        ));
-    }
-    if disturbed > 0 {
-        text.push_str(&format!(
-            "NOTE: {disturbed} of {} run(s) had the owner on-CPU < {:.0}% of wall time (preempted: machine busy, expect noise)\n",
-            impls.len() * p.reps,
-            DISTURBED * 100.0
-        ));
-    }
-    if unpinned > 0 {
-        text.push_str(&format!(
-            "NOTE: {unpinned} run(s) could not pin the owner thread to core 0\n"
-        ));
-    }
+    text += &notes.render("owner", "the owner thread to core 0");
     text.push('\n');
-    text.push_str(&render_targets(&targets));
-    Ok(ExpResult {
-        text,
-        files,
-        targets,
-    })
+    text.push_str(&crate::table::targets(&targets));
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }

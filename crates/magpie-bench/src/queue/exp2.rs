@@ -1,24 +1,16 @@
-//! Experiment 2 (BWoS §6.2.2): the owner loop of experiment 1 while one thief steals.
-//!
-//! The thief (pinned to core 1; owner on core 0) steals single items in a loop and
-//! spins a tunable number of `spin_loop` iterations between attempts. The pause is
-//! calibrated per implementation by a short geometric bisection on short runs to reach
-//! target stolen percentages ≈ 1, 5, 10, 20 % (0 % = no thief thread); then each
-//! configuration is measured with repetitions. Targets are only approximately hit: the
-//! achieved percentage is what the tables, CSV and plots report.
-
-use std::path::Path;
+//! Experiment 2 (BWoS §6.2.2): the owner loop of experiment 1 while a thief on core 1
+//! steals single items, its pause calibrated per implementation to ≈ 1, 5, 10, 20 %
+//! stolen (0 % = no thief). The achieved percentage is what is reported.
 
 use super::calibrate::{self, Config};
 use super::run::StealRun;
-use super::{
-    render_targets, retry_budget, ExpResult, Family, Flavour, Impl, Params, DISTURBED, RETRY_BUDGET,
-};
+use super::{retry_budget, Family, Flavour, Impl, Notes, Params, DISTURBED};
 use crate::csv::Csv;
+use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{LineChart, LineSeries, Point};
-use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
+use crate::table::{f2, si, Table};
+use crate::{BenchError, TargetCheck};
 
 /// Target stolen percentages; 0 means no thief thread.
 pub const TARGETS: [f64; 5] = [0.0, 1.0, 5.0, 10.0, 20.0];
@@ -34,7 +26,7 @@ struct Samples {
 }
 
 /// Runs experiment 2 and writes its CSV files and one SVG per flavour into `dir`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let impls: Vec<Impl> = Impl::all().into_iter().filter(|i| i.stealable()).collect();
 
     let mut calib_csv = calibrate::csv();
@@ -71,15 +63,12 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "thief_cpu_share",
         "tries",
     ]);
-    let mut retried = 0;
     let mut retries = retry_budget(configs.iter().map(Vec::len).sum::<usize>() * p.reps);
-    let mut disturbed = 0;
-    let mut total_runs = 0;
+    let mut notes = Notes::default();
     let mut samples: Vec<Vec<Samples>> = configs
         .iter()
         .map(|c| vec![Samples::default(); c.len()])
         .collect();
-    let mut unpinned = 0;
     // Interleaved repetitions in a fresh order each time (see `crate::order`).
     let pairs: Vec<(usize, usize)> = (0..impls.len())
         .flat_map(|i| (0..configs[i].len()).map(move |k| (i, k)))
@@ -89,14 +78,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         let (imp, cfg) = (&impls[i], &configs[i][k]);
         let (r, tries): (StealRun, usize) =
             imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
-        retried += tries - 1;
-        if !r.owner.pinned || (cfg.pause.is_some() && !r.thief_pinned) {
-            unpinned += 1;
-        }
-        total_runs += 1;
-        if r.min_cpu_share().is_some_and(|c| c < DISTURBED) {
-            disturbed += 1;
-        }
+        let pinned = r.owner.pinned && (cfg.pause.is_none() || r.thief_pinned);
+        notes.count(tries, pinned, r.min_cpu_share());
         let s = &mut samples[i][k];
         if r.min_cpu_share().map_or(true, |c| c >= DISTURBED) {
             s.clean += 1;
@@ -135,13 +118,15 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     })?;
 
     // Summaries: owner ops/s, steals/s and achieved stolen % per (impl, config).
-    let summ =
-        |v: &[f64]| Summary::of(v).ok_or_else(|| BenchError::Worker("no valid samples".into()));
     let mut sums: Vec<Vec<(Summary, Summary, Summary)>> = Vec::new();
     for per_impl in &samples {
         let mut v = Vec::new();
         for s in per_impl {
-            v.push((summ(&s.owner)?, summ(&s.steals)?, summ(&s.pct)?));
+            v.push((
+                Summary::try_of(&s.owner)?,
+                Summary::try_of(&s.steals)?,
+                Summary::try_of(&s.pct)?,
+            ));
         }
         sums.push(v);
     }
@@ -194,7 +179,6 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             let (own, st, pct) = sums[i][k];
             let vs0 = ratio_of_medians(&own, &base);
             let magx = mag.and_then(|m| ratio_of_medians(&sums[m][k].0, &own));
-            let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
             if cfg.target > 0.0 && (pct.median - cfg.target).abs() > 0.25 * cfg.target {
                 far.push(format!(
                     "{} @ {}%: achieved {:.2}%",
@@ -279,12 +263,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         }
     }
 
-    let mut files = output::write_tables(dir, "exp2_thief", &runs, &summary)?;
-    files.push(output::write_file(
-        dir,
-        "exp2_thief_calibration.csv",
-        &calib_csv.render(),
-    )?);
+    out.tables("exp2_thief", &runs, &summary)?;
+    out.file("exp2_thief_calibration.csv", &calib_csv.render())?;
     for fl in Flavour::ALL {
         let chart = LineChart {
             title: format!(
@@ -312,7 +292,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 .collect(),
         };
         let name = format!("exp2_thief_{}.svg", fl.name().to_lowercase());
-        files.push(output::write_file(dir, &name, &chart.render())?);
+        out.file(&name, &chart.render())?;
     }
 
     let mut text = format!(
@@ -325,34 +305,19 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "clean = reps in which owner and thief were both on-CPU >= {:.0}% of wall time; when not, the stolen %\n(thief alone while the owner is preempted) and the owner rate reflect the scheduler, not the queue\n",
         DISTURBED * 100.0
     ));
-    if retried > 0 {
-        text.push_str(&format!(
-            "NOTE: {retried} run(s) were repeated once because a thread was preempted (CSV column tries; at most {:.0}% of runs)\n",
-            RETRY_BUDGET * 100.0
-        ));
-    }
-    if disturbed > 0 {
-        text.push_str(&format!(
-            "NOTE: {disturbed} of {total_runs} run(s) had the owner or thief on-CPU < {:.0}% of wall time (preempted: machine busy, expect noise)\n",
-            DISTURBED * 100.0
-        ));
-    }
+    text += &notes.render(
+        "owner or thief",
+        "the owner to core 0 and/or the thief to core 1",
+    );
     if !far.is_empty() {
         text.push_str(&format!(
             "NOTE: targets only approximately hit (>25% off): {}\n",
             far.join("; ")
         ));
     }
-    if unpinned > 0 {
-        text.push_str(&format!(
-            "NOTE: {unpinned} run(s) could not pin the owner to core 0 and/or the thief to core 1\n"
-        ));
-    }
     text.push('\n');
-    text.push_str(&render_targets(&targets));
-    Ok(ExpResult {
-        text,
-        files,
-        targets,
-    })
+    text.push_str(&crate::table::targets(&targets));
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }

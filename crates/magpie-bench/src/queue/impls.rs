@@ -1,9 +1,6 @@
-//! The queue implementations under test, behind one small trait.
-//!
-//! Every implementation runs the identical, monomorphised owner and thief loops, so
-//! differences in the numbers come from the queues, not from the harness. Peers:
-//! the sequential upper bounds (`Vec` stack, `VecDeque` ring; no steals possible),
-//! crossbeam-deque (unbounded, so "full" means `C` items held) and st3 (bounded).
+//! The queue implementations under test, behind one small trait, so all run the same
+//! monomorphised loops. Peers: the sequential bounds (`Vec`, `VecDeque`), crossbeam-deque
+//! (unbounded: "full" means `C` items held) and st3.
 
 use std::collections::VecDeque;
 
@@ -40,75 +37,57 @@ impl Thief for NoThief {
     }
 }
 
-/// Sequential LIFO upper bound: a plain `Vec` stack that never grows past `cap`.
-pub struct VecStack {
-    v: Vec<u64>,
-    cap: usize,
-}
-
-impl BenchQueue for VecStack {
-    type Thief = NoThief;
-
-    fn with_capacity(cap: usize) -> Self {
-        VecStack {
-            v: Vec::with_capacity(cap),
-            cap,
+/// A sequential upper bound: a plain collection that never grows past `cap`.
+macro_rules! sequential {
+    ($ty:ident, $v:ty, $push:ident, $pop:ident, $doc:literal) => {
+        #[doc = $doc]
+        pub struct $ty {
+            v: $v,
+            cap: usize,
         }
-    }
 
-    #[inline]
-    fn push(&mut self, x: u64) -> bool {
-        if self.v.len() == self.cap {
-            return false;
+        impl BenchQueue for $ty {
+            type Thief = NoThief;
+
+            fn with_capacity(cap: usize) -> Self {
+                let v = <$v>::with_capacity(cap);
+                $ty { v, cap }
+            }
+
+            #[inline]
+            fn push(&mut self, x: u64) -> bool {
+                let room = self.v.len() < self.cap;
+                if room {
+                    self.v.$push(x);
+                }
+                room
+            }
+
+            #[inline]
+            fn pop(&mut self) -> Option<u64> {
+                self.v.$pop()
+            }
+
+            fn thief(&self) -> Option<NoThief> {
+                None
+            }
         }
-        self.v.push(x);
-        true
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<u64> {
-        self.v.pop()
-    }
-
-    fn thief(&self) -> Option<NoThief> {
-        None
-    }
+    };
 }
-
-/// Sequential FIFO upper bound: a plain `VecDeque` ring that never grows past `cap`.
-pub struct Ring {
-    v: VecDeque<u64>,
-    cap: usize,
-}
-
-impl BenchQueue for Ring {
-    type Thief = NoThief;
-
-    fn with_capacity(cap: usize) -> Self {
-        Ring {
-            v: VecDeque::with_capacity(cap),
-            cap,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, x: u64) -> bool {
-        if self.v.len() == self.cap {
-            return false;
-        }
-        self.v.push_back(x);
-        true
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<u64> {
-        self.v.pop_front()
-    }
-
-    fn thief(&self) -> Option<NoThief> {
-        None
-    }
-}
+sequential!(
+    VecStack,
+    Vec<u64>,
+    push,
+    pop,
+    "Sequential LIFO bound: a `Vec` stack."
+);
+sequential!(
+    Ring,
+    VecDeque<u64>,
+    push_back,
+    pop_front,
+    "Sequential FIFO bound: a `VecDeque` ring."
+);
 
 /// crossbeam-deque worker (LIFO or FIFO). Unbounded, so the adapter keeps an
 /// owner-local count of items held and reports "full" at `cap`; the count is reset when

@@ -1,11 +1,5 @@
-//! Single-queue microbenchmarks of the BWoS paper (OSDI'23, §6.2).
-//!
-//! * Experiment 1 ([`exp1`], §6.2.1): the owner alone puts until full, gets until empty;
-//!   throughput compared with the sequential bound and with peers of the same flavour.
-//! * Experiment 2 ([`exp2`], §6.2.2): the same owner loop while one thief steals single
-//!   items with a calibrated pause, at target stolen percentages ≈ 0, 1, 5, 10, 20 %.
-//!
-//! All implementations ([`Impl`]) run the same monomorphised loops ([`run`](run::run)).
+//! Single-queue microbenchmarks of BWoS (OSDI'23 §6.2): [`exp1`] (owner only) and
+//! [`exp2`] (owner and one thief), every [`Impl`] on the same loops ([`run`](run::run)).
 
 pub mod calibrate;
 pub mod exp1;
@@ -14,9 +8,7 @@ pub mod impls;
 pub mod magpie;
 pub mod run;
 
-use std::path::PathBuf;
-
-use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use crate::{affinity, BenchError, Outcome, RunOptions};
 
 use magpie::{MagpieFifo, MagpieLifo};
 
@@ -34,6 +26,50 @@ pub const RETRY_BUDGET: f64 = 0.15;
 /// Retry budget for `runs` planned runs (see [`RETRY_BUDGET`]).
 pub fn retry_budget(runs: usize) -> usize {
     (runs as f64 * RETRY_BUDGET).ceil() as usize
+}
+
+/// Runs that need a note under an experiment's table.
+#[derive(Default)]
+pub struct Notes {
+    runs: usize,
+    retried: usize,
+    disturbed: usize,
+    unpinned: usize,
+}
+
+impl Notes {
+    /// Counts a run of `tries` tries, whether its threads were pinned and the lowest CPU
+    /// share of its threads.
+    pub fn count(&mut self, tries: usize, pinned: bool, cpu: Option<f64>) {
+        self.runs += 1;
+        self.retried += tries - 1;
+        self.disturbed += usize::from(cpu.is_some_and(|c| c < DISTURBED));
+        self.unpinned += usize::from(!pinned);
+    }
+
+    /// The `NOTE:` lines; `who` names the threads, `pins` where they should be pinned.
+    pub fn render(&self, who: &str, pins: &str) -> String {
+        let mut text = String::new();
+        if self.retried > 0 {
+            text += &format!(
+                "NOTE: {} run(s) were repeated once because a thread was preempted (CSV column tries; at most {:.0}% of runs)\n",
+                self.retried,
+                RETRY_BUDGET * 100.0
+            );
+        }
+        if self.disturbed > 0 {
+            text += &format!(
+                "NOTE: {} of {} run(s) had the {who} on-CPU < {:.0}% of wall time (preempted: machine busy, expect noise)\n",
+                self.disturbed,
+                self.runs,
+                DISTURBED * 100.0
+            );
+        }
+        if self.unpinned > 0 {
+            text += &format!("NOTE: {} run(s) could not pin {pins}\n", self.unpinned);
+        }
+        text
+    }
 }
 
 /// Queue discipline of the owner's own end.
@@ -94,9 +130,7 @@ impl Family {
 /// One implementation under test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Impl {
-    /// Which family.
     pub family: Family,
-    /// Which flavour.
     pub flavour: Flavour,
 }
 
@@ -193,7 +227,6 @@ pub enum Only {
 /// Options of `magpie bench queue`.
 #[derive(Clone, Debug)]
 pub struct QueueOptions {
-    /// Common options.
     pub common: RunOptions,
     /// Run one experiment only (`None` = both).
     pub only: Option<Only>,
@@ -243,34 +276,16 @@ impl Params {
 
 /// Runs the queue experiments, prints tables and writes CSV + SVG into the output dir.
 pub fn run(opts: &QueueOptions) -> Result<Outcome, BenchError> {
-    if opts.common.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    let dir: PathBuf = opts.common.out_dir.clone();
-    output::prepare_dir(&dir)?;
+    let mut out = opts.common.out()?;
     let params = Params::new(opts.common.quick, opts.common.reps);
-    let env = environment_note();
-    println!("{env}");
-    let mut report = env.clone();
-    let mut outcome = Outcome::default();
+    out.say(&environment_note());
     if opts.only != Some(Only::Thief) {
-        let r = exp1::run(&params, &dir)?;
-        print!("{}", r.text);
-        report.push_str(&r.text);
-        outcome.files.extend(r.files);
-        outcome.targets.extend(r.targets);
+        exp1::run(&params, &mut out)?;
     }
     if opts.only != Some(Only::Owner) {
-        let r = exp2::run(&params, &dir)?;
-        print!("{}", r.text);
-        report.push_str(&r.text);
-        outcome.files.extend(r.files);
-        outcome.targets.extend(r.targets);
+        exp2::run(&params, &mut out)?;
     }
-    outcome
-        .files
-        .push(output::write_file(&dir, "report.txt", &report)?);
-    Ok(outcome)
+    out.finish("report.txt")
 }
 
 /// One line about the machine: cores, load, and whether the thief experiment can pin.
@@ -285,28 +300,4 @@ fn environment_note() -> String {
     }
     s.push('\n');
     s
-}
-
-/// Text, files and target checks produced by one experiment.
-pub struct ExpResult {
-    /// Tables and notes as printed.
-    pub text: String,
-    /// Files written.
-    pub files: Vec<PathBuf>,
-    /// Target checks.
-    pub targets: Vec<crate::TargetCheck>,
-}
-
-/// Renders target checks as `PASS`/`MISS` lines.
-pub fn render_targets(targets: &[crate::TargetCheck]) -> String {
-    let mut t = crate::table::Table::new(&["target", "measured", "need", "verdict"], 1);
-    for c in targets {
-        t.row(&[
-            c.name.clone(),
-            c.measured.map_or("n/a".into(), |m| format!("{m:.2}x")),
-            format!(">= {:.2}x", c.threshold),
-            if c.passed() { "PASS" } else { "MISS" }.to_string(),
-        ]);
-    }
-    t.render()
 }

@@ -1,9 +1,6 @@
-//! The measured loops: the owner loop of §6.2.1 and the owner + one thief run of §6.2.2.
-//!
-//! The owner puts until the queue reports full, then gets until it reports empty, for a
-//! fixed number of rounds. Only that loop is timed; queue construction, one warm-up round
-//! and thread start-up are not. Pushed and popped values go through `black_box` so the
-//! work cannot be optimised away.
+//! The measured loops: the owner puts until full then gets until empty, for a fixed
+//! number of rounds (§6.2.1), optionally while one thief steals (§6.2.2). Only that loop
+//! is timed; values pass through `black_box`.
 
 use std::hint::{black_box, spin_loop};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,9 +14,7 @@ use crate::BenchError;
 /// Counters of one timed owner run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OwnerRun {
-    /// Successful puts.
     pub puts: u64,
-    /// Successful gets.
     pub gets: u64,
     /// Wall time of the timed loop in seconds.
     pub secs: f64,
@@ -40,7 +35,6 @@ impl OwnerRun {
 /// Result of one run with (optionally) a thief thread.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StealRun {
-    /// The owner's counters.
     pub owner: OwnerRun,
     /// Successful single-item steals during the owner's timed loop.
     pub stolen: u64,

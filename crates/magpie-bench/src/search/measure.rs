@@ -23,11 +23,9 @@ pub struct Sample {
     pub policy: String,
     /// Repetition number.
     pub rep: usize,
-    /// Wall-clock seconds.
     pub seconds: f64,
     /// Nodes expanded (0 for a hand-written solver).
     pub nodes: u64,
-    /// Tasks the search ran.
     pub tasks: u64,
     /// Tasks stolen during this run, as a percentage of the tasks the pool ran.
     pub stolen_percent: f64,

@@ -1,22 +1,9 @@
-//! Search skeleton benchmarks, issue 5: `magpie bench search`.
+//! Search skeleton benchmarks (issue 5): `magpie bench search`.
 //!
-//! * Overhead: the sequential skeleton against a hand-written recursive solver of
-//!   the same application with the same bound and child order (they visit the same
-//!   nodes): max clique brock200_4, numerical semigroups genus 25, UTS T1. Target:
-//!   at most 5 % slower.
-//! * Speedup from 1 to 2 threads for each coordination (depth-bounded, stack
-//!   stealing with one child and with all siblings, budget): max clique, semigroups
-//!   genus 30, UTS T1, knapsack f8. Target: at least 1.8. (knapPI_1_50_1000_1 is
-//!   left out: the greedy seed and the bound solve it in 19 nodes, 15 µs.)
-//! * Victim policies (random, last, probabilistic, performance-driven) on the same
-//!   workloads with 2 threads, with the percentage of tasks stolen.
-//!
-//! The clique instance of the speedup experiment is brock200_1 by default: the
-//! issue's brock400_2 takes about 7 minutes per sequential run on this machine, so
-//! it is opt-in (`MAGPIE_SEARCH_CLIQUE=brock400_2`). Instances are read from
-//! `MAGPIE_DATA` (default `../shared/data`, the layout beside a checkout). Every
-//! run's answer is checked against the others and the known optimum before any time
-//! is reported. `--quick` uses small instances (same code paths).
+//! Overhead of the sequential skeleton against a hand-written solver (target ≤ 5 %
+//! slower), speedup from 1 to 2 threads per coordination (target ≥ 1.8) and the victim
+//! policies. The speedup clique is brock200_1 unless `MAGPIE_SEARCH_CLIQUE` names another
+//! (brock400_2 takes ~7 min per sequential run here). Every answer is checked.
 
 pub mod measure;
 pub mod report;
@@ -26,7 +13,7 @@ use std::path::PathBuf;
 
 use magpie_search::Coordination;
 
-use crate::{output, BenchError, Outcome, RunOptions};
+use crate::{BenchError, Outcome, RunOptions};
 use measure::NamedCoordination;
 use workload::Workload;
 
@@ -46,7 +33,6 @@ pub struct Params {
     pub coordinations: Vec<NamedCoordination>,
     /// Coordinations of the policy experiment.
     pub policy_coordinations: Vec<NamedCoordination>,
-    /// Victim policies compared.
     pub policies: Vec<&'static str>,
 }
 
@@ -68,8 +54,7 @@ const BUDGET: NamedCoordination = ("budget", Coordination::Budget { backtracks: 
 impl Params {
     /// Loads the instances (untimed).
     pub fn new(quick: bool, reps: Option<usize>) -> Result<Params, BenchError> {
-        let data = std::env::var_os("MAGPIE_DATA")
-            .map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from);
+        let data = crate::data_dir();
         if !data.is_dir() {
             return Err(BenchError::Invalid(format!(
                 "data folder {} not found: run from the repository root with ../shared \
@@ -130,8 +115,8 @@ impl Params {
 
 /// Runs the three experiments and writes the report into `opts.out_dir`.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
+    let out = opts.out()?;
     let params = Params::new(opts.quick, opts.reps)?;
-    output::prepare_dir(&opts.out_dir)?;
     println!(
         "search skeletons: {} repetitions{} (data {})",
         params.reps,
@@ -152,5 +137,5 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
         &params.policies,
         params.reps,
     )?;
-    report::write(&params, &overhead, &speedup, &policies, &opts.out_dir)
+    report::write(&params, &overhead, &speedup, &policies, out)
 }

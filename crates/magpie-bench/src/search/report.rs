@@ -2,15 +2,15 @@
 //! report.txt for `magpie bench search`.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::measure::{coordination_name, for_workload, Sample};
 use super::Params;
 use crate::csv::Csv;
+use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::Table;
-use crate::{output, BenchError, Outcome, TargetCheck};
+use crate::{BenchError, Outcome, TargetCheck};
 
 /// Wanted: the sequential skeleton at most 5 % slower than the hand-written solver,
 /// i.e. hand-written time / skeleton time at least 1 / 1.05.
@@ -57,12 +57,8 @@ fn secs(s: &Summary) -> String {
     format!("{:.3} ({:.3}..{:.3})", s.median, s.min, s.max)
 }
 
-fn verdict(check: &TargetCheck) -> String {
-    match check.measured {
-        Some(m) if check.passed() => format!("{m:.2} PASS"),
-        Some(m) => format!("{m:.2} MISS"),
-        None => "n/a MISS".into(),
-    }
+fn ratio(check: &TargetCheck) -> String {
+    check.measured.map_or("n/a".into(), |m| format!("{m:.2}"))
 }
 
 /// Writes every file and prints the tables.
@@ -71,31 +67,26 @@ pub fn write(
     overhead: &[Sample],
     speedup: &[Sample],
     policies: &[Sample],
-    dir: &Path,
+    mut out: Out,
 ) -> Result<Outcome, BenchError> {
-    let mut outcome = Outcome::default();
     let mut text = String::new();
-    let (table, chart) = overhead_table(params, overhead, &mut outcome.targets);
+    let (table, chart) = overhead_table(params, overhead, &mut out.targets);
     let _ = writeln!(
         text,
         "Skeleton overhead: sequential skeleton vs hand-written solver, no pool, median (min..max) of {} s",
         params.overhead_reps()
     );
     text.push_str(&table);
-    outcome
-        .files
-        .push(output::write_file(dir, "overhead.svg", &chart.render())?);
+    out.file("overhead.svg", &chart.render())?;
 
-    let (table, chart) = speedup_table(params, speedup, &mut outcome.targets);
+    let (table, chart) = speedup_table(params, speedup, &mut out.targets);
     let _ = writeln!(
         text,
         "\nSpeedup from 1 to 2 threads (random victims), median (min..max) s of {}",
         params.reps
     );
     text.push_str(&table);
-    outcome
-        .files
-        .push(output::write_file(dir, "speedup.svg", &chart.render())?);
+    out.file("speedup.svg", &chart.render())?;
 
     let (table, chart) = policy_table(params, policies);
     let _ = writeln!(
@@ -104,23 +95,16 @@ pub fn write(
         params.reps
     );
     text.push_str(&table);
-    outcome
-        .files
-        .push(output::write_file(dir, "policies.svg", &chart.render())?);
+    out.file("policies.svg", &chart.render())?;
 
+    text.push('\n');
+    text.push_str(&crate::table::targets(&out.targets));
     if params.quick {
         text.push_str("\nQUICK mode: small instances; the targets are not meaningful here.\n");
     }
-    print!("{text}");
-    outcome
-        .files
-        .push(output::write_file(dir, "report.txt", &text)?);
-    outcome.files.push(output::write_file(
-        dir,
-        "runs.csv",
-        &runs_csv(params, [overhead, speedup, policies]),
-    )?);
-    Ok(outcome)
+    out.say(&text);
+    out.file("runs.csv", &runs_csv(params, [overhead, speedup, policies]))?;
+    out.finish("report.txt")
 }
 
 fn overhead_table(
@@ -159,7 +143,7 @@ fn overhead_table(
             secs(&hand),
             secs(&skeleton),
             skeleton_samples.first().map_or(0, |s| s.nodes).to_string(),
-            verdict(&check),
+            ratio(&check),
         ]);
         bars.push(ratio_bar(&hand, &skeleton));
         targets.push(check);
@@ -172,10 +156,7 @@ fn overhead_table(
         y_label: "hand-written time / skeleton time (1 = no overhead; bars = extremes)".into(),
         x_label: "workload".into(),
         categories: params.overhead.iter().map(|w| w.label()).collect(),
-        series: vec![BarSeries {
-            name: "skeleton".into(),
-            bars,
-        }],
+        series: vec![BarSeries::new("skeleton", bars)],
     };
     (table.render(), chart)
 }
@@ -200,10 +181,7 @@ fn speedup_table(
     let mut series: Vec<BarSeries> = params
         .coordinations
         .iter()
-        .map(|(name, _)| BarSeries {
-            name: (*name).into(),
-            bars: Vec::new(),
-        })
+        .map(|(name, _)| BarSeries::new(*name, Vec::new()))
         .collect();
     for (w, workload) in params.speedup.iter().enumerate() {
         for (c, &(_, coordination)) in params.coordinations.iter().enumerate() {
@@ -233,7 +211,7 @@ fn speedup_table(
                     "{:.1}",
                     median_of(two_samples.iter().map(|s| s.stolen_percent))
                 ),
-                verdict(&check),
+                ratio(&check),
             ]);
             series[c].bars.push(ratio_bar(&one, &two));
             targets.push(check);
@@ -265,10 +243,7 @@ fn policy_table(params: &Params, samples: &[Sample]) -> (String, BarChart) {
     let mut series: Vec<BarSeries> = params
         .policies
         .iter()
-        .map(|name| BarSeries {
-            name: (*name).into(),
-            bars: Vec::new(),
-        })
+        .map(|name| BarSeries::new(*name, Vec::new()))
         .collect();
     let mut categories = Vec::new();
     for (w, workload) in params.speedup.iter().enumerate() {

@@ -1,8 +1,6 @@
-//! The search workloads: an application instance that can run under any skeleton
-//! configuration and, where the overhead experiment needs one, as a hand-written
-//! solver. Every run returns a fingerprint of its answer so the harness can check
-//! that all configurations agree (and agree with the known answer, when one is
-//! given) before any time is reported.
+//! The search workloads: an instance that runs under any skeleton configuration and,
+//! for the overhead experiment, as a hand-written solver; every run returns a fingerprint
+//! of its answer so the harness can check that all runs agree.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -18,7 +16,6 @@ pub enum Workload {
     Clique {
         /// File stem, e.g. `brock200_4`.
         name: String,
-        /// The graph.
         graph: clique::Graph,
     },
     /// Numerical semigroups counted up to a genus.
@@ -37,7 +34,6 @@ pub enum Workload {
     Knapsack {
         /// File stem.
         name: String,
-        /// The instance.
         instance: knapsack::KnapsackInstance,
     },
 }
@@ -46,7 +42,6 @@ pub enum Workload {
 pub struct RunResult {
     /// A printable summary of the answer, equal across correct runs.
     pub answer: String,
-    /// Wall-clock time.
     pub time: Duration,
     /// The skeleton's statistics (`None` for a hand-written solver).
     pub stats: Option<SearchStats>,

@@ -3,18 +3,15 @@
 //! the target) or while one producer streams them (informational: then the producer's
 //! rate bounds both).
 
-use std::path::Path;
-
 use magpie_queue::twolock::{Options, StdLock, TasLock, TwoLockQueue};
 
 use super::run::{drain, DrainMode, Run, BATCH};
-use super::Params;
-use crate::csv::Csv;
-use crate::queue::{render_targets, ExpResult};
-use crate::stats::{CellSummaries, Summary};
+use super::{items_per_sec, table_row, Params};
+use crate::output::Out;
+use crate::stats::CellSummaries;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
+use crate::table::{f2, si, Table};
+use crate::{BenchError, TargetCheck};
 
 /// Queue configurations of the drain experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,11 +67,22 @@ fn feed_name(prefill: bool) -> &'static str {
     }
 }
 
+/// `pop_batch` items/s over `try_pop` items/s, on the batch rows.
+fn batch_x(sums: &CellSummaries<Cell>, (q, pre, m): Cell) -> Option<f64> {
+    let single = (q, pre, DrainMode::Single);
+    (m == DrainMode::Batch)
+        .then(|| sums.ratio((q, pre, m), single))
+        .flatten()
+}
+
+/// Queue, pre-filled or streaming, drain mode.
+type Cell = (Queue, bool, DrainMode);
+
 /// Runs the experiment; writes `pop_batch_runs.csv`, `pop_batch_summary.csv` and
 /// `pop_batch.svg` into `dir`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let modes = [DrainMode::Batch, DrainMode::Single];
-    let cells: Vec<(Queue, bool, DrainMode)> = Queue::ALL
+    let cells: Vec<Cell> = Queue::ALL
         .iter()
         .flat_map(|&q| {
             [true, false]
@@ -82,87 +90,40 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 .flat_map(move |pre| modes.into_iter().map(move |m| (q, pre, m)))
         })
         .collect();
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
-    let mut runs = Csv::new(&[
-        "experiment",
-        "queue",
-        "feed",
-        "mode",
-        "rep",
-        "items",
-        "seconds",
-        "items_per_sec",
-    ]);
-    crate::order::interleave("twolock pop_batch", cells.len(), p.reps, |rep, c| {
-        let (q, pre, m) = cells[c];
-        let r = q.run(p.drain_items, m, pre)?;
-        samples[c].push(r.items_per_sec());
-        runs.row(&[
-            "pop_batch".to_string(),
+    let key = |(q, pre, m): Cell| {
+        vec![
             q.name().to_string(),
             feed_name(pre).to_string(),
             mode_name(m),
-            (rep + 1).to_string(),
-            r.items.to_string(),
-            format!("{:.6}", r.secs),
-            format!("{:.0}", r.items_per_sec()),
-        ]);
-        Ok(())
-    })?;
-    let sums = CellSummaries::new(&cells, &samples)?;
-    let find = |q: Queue, pre: bool, m: DrainMode| sums.get((q, pre, m));
-    let speedup =
-        |q: Queue, pre: bool| sums.ratio((q, pre, DrainMode::Batch), (q, pre, DrainMode::Single));
-    let mut summary = Csv::new(
-        &[
-            &["queue", "feed", "mode", "reps"][..],
-            &Summary::csv_columns("median_items_per_sec"),
-            &["batch_over_single"],
         ]
-        .concat(),
-    );
-    let mut table = Table::new(
-        &[
-            "queue",
-            "feed",
-            "mode",
-            "median items/s",
-            "min",
-            "max",
-            "spread %",
-            "batch x",
-        ],
-        3,
-    );
+    };
+    let names = ["queue", "feed", "mode"];
+    let sums = items_per_sec(
+        p,
+        out,
+        "pop_batch",
+        (&names, &key),
+        &cells,
+        |(q, pre, m)| q.run(p.drain_items, m, pre),
+        ("batch_over_single", &batch_x),
+    )?;
+    let find = |q: Queue, pre: bool, m: DrainMode| sums.get((q, pre, m));
+    let head = [
+        &names[..],
+        &["median items/s", "min", "max", "spread %", "batch x"],
+    ]
+    .concat();
+    let mut table = Table::new(&head, 3);
     for ((q, pre, m), s) in sums.iter() {
-        let x = if m == DrainMode::Batch {
-            speedup(q, pre).map_or(String::new(), |v| format!("{v:.2}"))
-        } else {
-            String::new()
-        };
-        let mut row = vec![
-            q.name().to_string(),
-            feed_name(pre).to_string(),
-            mode_name(m),
-            s.n.to_string(),
-        ];
-        row.extend(s.csv_fields(0));
-        row.push(x.clone());
-        summary.row(&row);
-        table.row(&[
-            q.name().to_string(),
-            feed_name(pre).to_string(),
-            mode_name(m),
-            si(s.median),
-            si(s.min),
-            si(s.max),
-            format!("{:.1}", s.spread_pct()),
-            x,
-        ]);
+        table.row(&table_row(
+            key((q, pre, m)),
+            s,
+            f2(batch_x(&sums, (q, pre, m))),
+        ));
     }
     let targets = vec![TargetCheck {
         name: format!("DEFAULT pre-filled: pop_batch({BATCH}) / {BATCH} x try_pop (items/s)"),
-        measured: speedup(Queue::Default, true),
+        measured: batch_x(&sums, (Queue::Default, true, DrainMode::Batch)),
         threshold: 3.0,
     }];
     let chart = BarChart {
@@ -179,17 +140,17 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             .collect(),
         series: modes
             .iter()
-            .map(|&m| BarSeries {
-                name: mode_name(m),
-                bars: Queue::ALL
-                    .iter()
-                    .flat_map(|&q| [true, false].map(|pre| find(q, pre, m).map(Bar::from)))
-                    .collect(),
+            .map(|&m| {
+                BarSeries::new(
+                    mode_name(m),
+                    Queue::ALL
+                        .iter()
+                        .flat_map(|&q| [true, false].map(|pre| find(q, pre, m).map(Bar::from))),
+                )
             })
             .collect(),
     };
-    let mut files = output::write_tables(dir, "pop_batch", &runs, &summary)?;
-    files.push(output::write_file(dir, "pop_batch.svg", &chart.render())?);
+    out.file("pop_batch.svg", &chart.render())?;
     let mut text = format!(
         "\n== pop_batch({BATCH}) vs {BATCH} x try_pop: one consumer, N = {} items, {} reps; items/s ==\n",
         p.drain_items, p.reps
@@ -199,10 +160,8 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         "pre-filled: one producer pushes all N first, only the drain is timed; streaming: one producer pushes while \
          the consumer drains (producer-bound, informational); batch x = pop_batch median / {BATCH} x try_pop median\n\n"
     ));
-    text.push_str(&render_targets(&targets));
-    Ok(ExpResult {
-        text,
-        files,
-        targets,
-    })
+    text.push_str(&crate::table::targets(&targets));
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }

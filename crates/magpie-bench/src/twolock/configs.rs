@@ -43,82 +43,89 @@ impl Group {
     }
 }
 
-/// One implementation (queue type + configuration).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Impl {
-    /// Paper `DefaultConfig`: SeqCst everywhere, no index cache, no node cache, std locks.
-    PaperDefault,
-    /// Paper `OptimalMemoryOrderConfig`.
-    OptimalOrder,
-    /// Paper `CachePushIndexConfig` (128-byte nodes, std locks): the base of V.B–V.D.
-    CachePushIndex,
-    /// `CachePushIndex` with 64-byte nodes (paper `L2CacheTolerant...`).
-    Node64,
-    /// `CachePushIndex` with 1024-byte nodes (paper `BigNode...`).
-    Node1024,
-    /// Paper `LimitedNodeCacheConfig`: 16-node cache, pre-filled.
-    LimitedCache,
-    /// Paper `UnlimitedNodeCacheConfig`: unbounded cache, pre-filled with 16.
-    UnlimitedCache,
-    /// `CachePushIndex` with a test-and-set pop lock.
-    PopTas,
-    /// `CachePushIndex` with a ticket pop lock.
-    PopTicket,
-    /// `CachePushIndex` with the hybrid spin-then-park pop lock.
-    PopHybrid,
-    /// Paper V.E final: 128 B, cached push index, unbounded node cache, TAS pop lock.
-    FinalTas,
-    /// Paper V.E final: as `FinalTas` with a ticket pop lock.
-    FinalTicket,
-    /// magpie's default `TwoLockQueue::<u64>::new()`.
-    Default,
-    /// `DEFAULT` with the paper's 128-byte nodes instead of 1024-byte ones: what the
-    /// node-size choice is worth once a bounded node cache is in place.
-    Default128,
-    /// `DEFAULT` with the hybrid push lock the paper advises (IV.D) instead of the TAS
-    /// lock: shows what the push-lock choice is worth.
-    PushHybrid,
-    /// `DEFAULT` with per-slot publication stamps instead of the push index.
-    SlotStamps,
-    /// `DEFAULT` with the test-and-set pop lock instead of the hybrid one: a faster pop
-    /// (its unlock is a plain store), to show what the pop-lock choice is worth.
-    DefaultPopTas,
-    /// `Mutex<VecDeque<u64>>`.
-    MutexDeque,
-    /// crossbeam-queue `SegQueue`.
-    SegQueue,
-    /// crossbeam-deque `Injector`.
-    Injector,
-    /// crossbeam-queue `ArrayQueue` (bounded, 8192).
-    ArrayQueue,
+/// Declares [`Impl`] with, per implementation, its name, paper series and description.
+macro_rules! impls {
+    ($($v:ident, $name:literal, $group:ident, $describe:literal;)*) => {
+        /// One implementation (queue type + configuration).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Impl {
+            $(#[doc = concat!("`", $describe, "`")] $v,)*
+        }
+
+        impl Impl {
+            /// Every implementation, in table order.
+            pub const ALL: [Impl; [$($name),*].len()] = [$(Impl::$v),*];
+
+            /// Short unique name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Impl::$v => $name,)*
+                }
+            }
+
+            /// The configuration spelled out.
+            pub fn describe(self) -> &'static str {
+                match self {
+                    $(Impl::$v => $describe,)*
+                }
+            }
+
+            /// Which paper series it belongs to.
+            pub fn group(self) -> Group {
+                match self {
+                    $(Impl::$v => Group::$group,)*
+                }
+            }
+        }
+    };
+}
+
+impls! {
+    PaperDefault, "paper-default", MemoryOrder,
+        "SeqCst, no push-index cache, 128B nodes, no node cache, pop=std push=std";
+    OptimalOrder, "optimal-order", MemoryOrder,
+        "acq/rel only on push index, 128B, no node cache, pop=std push=std";
+    CachePushIndex, "cache-push-index", MemoryOrder,
+        "optimal orders + cached push index, 128B, no node cache, pop=std push=std";
+    Node64, "node-64B", NodeSize,
+        "cache-push-index with 64B nodes (8 items)";
+    Node1024, "node-1024B", NodeSize,
+        "cache-push-index with 1024B nodes (128 items)";
+    LimitedCache, "node-cache-16", NodeCache,
+        "cache-push-index + node cache Bounded(16), 16 pre-allocated";
+    UnlimitedCache, "node-cache-unlim", NodeCache,
+        "cache-push-index + node cache Unbounded, 16 pre-allocated";
+    PopTas, "pop-tas", PopLock,
+        "cache-push-index, pop=TAS spinlock push=std";
+    PopTicket, "pop-ticket", PopLock,
+        "cache-push-index, pop=ticket spinlock push=std";
+    PopHybrid, "pop-hybrid", PopLock,
+        "cache-push-index, pop=hybrid spin/park push=std";
+    FinalTas, "final-tas", Final,
+        "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=TAS push=std";
+    FinalTicket, "final-ticket", Final,
+        "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=ticket push=std";
+    Default, "DEFAULT", Final,
+        "TwoLockQueue::new(): Options::default() (Bounded(16)), 1024B, pop=hybrid push=TAS";
+    Default128, "default-128B", Final,
+        "DEFAULT with 128B nodes (the paper's best node size)";
+    PushHybrid, "push-hybrid", Final,
+        "DEFAULT with push=hybrid (the paper's push-lock advice)";
+    SlotStamps, "slot-stamps", Final,
+        "DEFAULT with Publication::SlotStamps (per-slot stamps)";
+    DefaultPopTas, "default-pop-tas", Final,
+        "DEFAULT with pop=TAS (unlock is a store, not a swap)";
+    MutexDeque, "Mutex<VecDeque>", Peer,
+        "std::sync::Mutex<VecDeque<u64>>";
+    SegQueue, "SegQueue", Peer,
+        "crossbeam_queue::SegQueue<u64>";
+    Injector, "Injector", Peer,
+        "crossbeam_deque::Injector<u64>, steal() retried on Retry";
+    ArrayQueue, "ArrayQueue(8192)", Peer,
+        "crossbeam_queue::ArrayQueue<u64>(8192); producer backs off when full";
 }
 
 impl Impl {
-    /// Every implementation, in table order.
-    pub const ALL: [Impl; 21] = [
-        Impl::PaperDefault,
-        Impl::OptimalOrder,
-        Impl::CachePushIndex,
-        Impl::Node64,
-        Impl::Node1024,
-        Impl::LimitedCache,
-        Impl::UnlimitedCache,
-        Impl::PopTas,
-        Impl::PopTicket,
-        Impl::PopHybrid,
-        Impl::FinalTas,
-        Impl::FinalTicket,
-        Impl::Default,
-        Impl::Default128,
-        Impl::PushHybrid,
-        Impl::SlotStamps,
-        Impl::DefaultPopTas,
-        Impl::MutexDeque,
-        Impl::SegQueue,
-        Impl::Injector,
-        Impl::ArrayQueue,
-    ];
-
     /// The reduced set run at the P, K points outside the full matrix: magpie's default,
     /// the paper's final combinations and their base (optimal orders), the default with
     /// the paper's node size, push lock or slot stamps, and the peers.
@@ -135,93 +142,6 @@ impl Impl {
         Impl::Injector,
         Impl::ArrayQueue,
     ];
-
-    /// Short unique name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Impl::PaperDefault => "paper-default",
-            Impl::OptimalOrder => "optimal-order",
-            Impl::CachePushIndex => "cache-push-index",
-            Impl::Node64 => "node-64B",
-            Impl::Node1024 => "node-1024B",
-            Impl::LimitedCache => "node-cache-16",
-            Impl::UnlimitedCache => "node-cache-unlim",
-            Impl::PopTas => "pop-tas",
-            Impl::PopTicket => "pop-ticket",
-            Impl::PopHybrid => "pop-hybrid",
-            Impl::FinalTas => "final-tas",
-            Impl::FinalTicket => "final-ticket",
-            Impl::Default => "DEFAULT",
-            Impl::Default128 => "default-128B",
-            Impl::PushHybrid => "push-hybrid",
-            Impl::SlotStamps => "slot-stamps",
-            Impl::DefaultPopTas => "default-pop-tas",
-            Impl::MutexDeque => "Mutex<VecDeque>",
-            Impl::SegQueue => "SegQueue",
-            Impl::Injector => "Injector",
-            Impl::ArrayQueue => "ArrayQueue(8192)",
-        }
-    }
-
-    /// The configuration spelled out.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Impl::PaperDefault => {
-                "SeqCst, no push-index cache, 128B nodes, no node cache, pop=std push=std"
-            }
-            Impl::OptimalOrder => {
-                "acq/rel only on push index, 128B, no node cache, pop=std push=std"
-            }
-            Impl::CachePushIndex => {
-                "optimal orders + cached push index, 128B, no node cache, pop=std push=std"
-            }
-            Impl::Node64 => "cache-push-index with 64B nodes (8 items)",
-            Impl::Node1024 => "cache-push-index with 1024B nodes (128 items)",
-            Impl::LimitedCache => "cache-push-index + node cache Bounded(16), 16 pre-allocated",
-            Impl::UnlimitedCache => "cache-push-index + node cache Unbounded, 16 pre-allocated",
-            Impl::PopTas => "cache-push-index, pop=TAS spinlock push=std",
-            Impl::PopTicket => "cache-push-index, pop=ticket spinlock push=std",
-            Impl::PopHybrid => "cache-push-index, pop=hybrid spin/park push=std",
-            Impl::FinalTas => {
-                "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=TAS push=std"
-            }
-            Impl::FinalTicket => {
-                "cache-push-index + unbounded node cache (16 pre-alloc), 128B, pop=ticket push=std"
-            }
-            Impl::Default => {
-                "TwoLockQueue::new(): Options::default() (Bounded(16)), 1024B, pop=hybrid push=TAS"
-            }
-            Impl::Default128 => "DEFAULT with 128B nodes (the paper's best node size)",
-            Impl::PushHybrid => "DEFAULT with push=hybrid (the paper's push-lock advice)",
-            Impl::SlotStamps => "DEFAULT with Publication::SlotStamps (per-slot stamps)",
-            Impl::DefaultPopTas => "DEFAULT with pop=TAS (unlock is a store, not a swap)",
-            Impl::MutexDeque => "std::sync::Mutex<VecDeque<u64>>",
-            Impl::SegQueue => "crossbeam_queue::SegQueue<u64>",
-            Impl::Injector => "crossbeam_deque::Injector<u64>, steal() retried on Retry",
-            Impl::ArrayQueue => {
-                "crossbeam_queue::ArrayQueue<u64>(8192); producer backs off when full"
-            }
-        }
-    }
-
-    /// Which paper series it belongs to.
-    pub fn group(self) -> Group {
-        match self {
-            Impl::PaperDefault | Impl::OptimalOrder => Group::MemoryOrder,
-            Impl::CachePushIndex => Group::MemoryOrder,
-            Impl::Node64 | Impl::Node1024 => Group::NodeSize,
-            Impl::LimitedCache | Impl::UnlimitedCache => Group::NodeCache,
-            Impl::PopTas | Impl::PopTicket | Impl::PopHybrid => Group::PopLock,
-            Impl::FinalTas
-            | Impl::FinalTicket
-            | Impl::Default
-            | Impl::Default128
-            | Impl::PushHybrid
-            | Impl::SlotStamps
-            | Impl::DefaultPopTas => Group::Final,
-            Impl::MutexDeque | Impl::SegQueue | Impl::Injector | Impl::ArrayQueue => Group::Peer,
-        }
-    }
 
     /// Whether it is a configuration of magpie's two-lock queue.
     pub fn is_twolock(self) -> bool {
@@ -268,10 +188,10 @@ impl Impl {
                 ..Options::default()
             })),
             Impl::DefaultPopTas => d.go(tl::<TasLock, NB, TasLock>(Options::default())),
-            Impl::MutexDeque => d.go(MutexDeque::new),
-            Impl::SegQueue => d.go(Seg::new),
-            Impl::Injector => d.go(Inject::new),
-            Impl::ArrayQueue => d.go(Bounded::new),
+            Impl::MutexDeque => d.go(MutexDeque::default),
+            Impl::SegQueue => d.go(Seg::default),
+            Impl::Injector => d.go(Inject::default),
+            Impl::ArrayQueue => d.go(Bounded::default),
         }
     }
 }

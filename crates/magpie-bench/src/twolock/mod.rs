@@ -1,16 +1,7 @@
-//! Benchmarks of the two-lock MPMC queue (`magpie_queue::twolock`), after section V of
-//! the paper "two-lock queue optimizations" (throughput of `N` items through the queue
-//! with `P` producers and `K` consumers, each optimization alone and combined).
-//!
-//! * [`throughput`]: `N` 8-byte items, `P ∈ {1, 2, 4}`, `K ∈ {1, 2}`; every paper
-//!   configuration ([`configs::Impl`]) plus peers (`Mutex<VecDeque>`, crossbeam
-//!   `SegQueue`, crossbeam-deque `Injector`, crossbeam `ArrayQueue`) in the same run.
-//! * [`sides`]: push-only and pop-only runs with one or two threads, for the default and
-//!   the lock-free peers: each side's cost alone and under contention (no target).
-//! * [`batch`]: one consumer drains `N` items with `pop_batch(32)` vs 32 × `try_pop`.
-//!
-//! All implementations run the same monomorphised loops ([`mod@run`]); repetitions are
-//! interleaved so a noisy machine's drift hits every implementation alike.
+//! Benchmarks of the two-lock MPMC queue (`magpie_queue::twolock`) after section V of
+//! "two-lock queue optimizations": [`throughput`] (`N` items, `P` producers, `K`
+//! consumers, every paper configuration and the peers), [`sides`] (push-only, pop-only)
+//! and [`batch`] (`pop_batch(32)` vs 32 × `try_pop`), all on the loops of [`mod@run`].
 
 pub mod batch;
 pub mod configs;
@@ -19,11 +10,13 @@ pub mod run;
 pub mod sides;
 pub mod throughput;
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::queue::render_targets;
-use crate::{affinity, output, BenchError, Outcome, RunOptions};
+use crate::csv::Csv;
+use crate::output::Out;
+use crate::stats::{CellSummaries, Summary};
+use crate::table::{f2, si};
+use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Sizes of the experiments, derived from `--quick` and `--reps`.
 #[derive(Clone, Copy, Debug)]
@@ -72,59 +65,78 @@ impl Params {
 
 /// Runs the three experiments, prints tables and writes CSV + SVG + report.txt.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
-    if opts.reps == Some(0) {
-        return Err(BenchError::Invalid("--reps must be at least 1".into()));
-    }
-    let dir = opts.out_dir.clone();
-    output::prepare_dir(&dir)?;
+    let mut out = opts.out()?;
     let params = Params::new(opts.quick, opts.reps);
-    let env = environment_note(&params);
-    println!("{env}");
-    let mut report = env;
-    let mut outcome = Outcome::default();
-    for r in [
-        throughput::run(&params, &dir)?,
-        sides::run(&params, &dir)?,
-        batch::run(&params, &dir)?,
-    ] {
-        print!("{}", r.text);
-        report.push_str(&r.text);
-        outcome.files.extend(r.files);
-        outcome.targets.extend(r.targets);
+    out.say(&environment_note(&params));
+    throughput::run(&params, &mut out)?;
+    sides::run(&params, &mut out)?;
+    batch::run(&params, &mut out)?;
+    let all = crate::table::targets(&out.targets);
+    out.say(&format!("\n== twolock targets (all) ==\n{all}"));
+    out.finish("report.txt")
+}
+
+/// A ratio computed from an experiment's summaries for one cell.
+type Ratio<K> = dyn Fn(&CellSummaries<K>, K) -> Option<f64>;
+
+/// Measures `cells` (named in the CSVs by the columns `names` with the values `key`)
+/// `p.reps` times, interleaved, as items/s of `run`; writes `{stem}_runs.csv` and
+/// `{stem}_summary.csv`, the latter with the column `extra` from `extra_of`. Returns
+/// the summaries.
+fn items_per_sec<K: Copy + PartialEq>(
+    p: &Params,
+    out: &mut Out,
+    stem: &str,
+    (names, key): (&[&str], &dyn Fn(K) -> Vec<String>),
+    cells: &[K],
+    mut run: impl FnMut(K) -> Result<run::Run, BenchError>,
+    (extra, extra_of): (&str, &Ratio<K>),
+) -> Result<CellSummaries<K>, BenchError> {
+    let tail = ["rep", "items", "seconds", "items_per_sec"];
+    let mut runs = Csv::new(&[&["experiment"][..], names, &tail].concat());
+    let mut samples = vec![Vec::new(); cells.len()];
+    crate::order::interleave(&format!("twolock {stem}"), cells.len(), p.reps, |rep, c| {
+        let r = run(cells[c])?;
+        samples[c].push(r.items_per_sec());
+        let mut row = vec![stem.to_string()];
+        row.extend(key(cells[c]));
+        row.extend([(rep + 1).to_string(), r.items.to_string()]);
+        row.extend([
+            format!("{:.6}", r.secs),
+            format!("{:.0}", r.items_per_sec()),
+        ]);
+        runs.row(&row);
+        Ok::<(), BenchError>(())
+    })?;
+    let sums = CellSummaries::new(cells, &samples)?;
+    let columns = Summary::csv_columns("median_items_per_sec");
+    let mut summary = Csv::new(&[names, &["reps"], &columns, &[extra]].concat());
+    for (k, s) in sums.iter() {
+        let mut row = key(k);
+        row.push(s.n.to_string());
+        row.extend(s.csv_fields(0));
+        row.push(f2(extra_of(&sums, k)));
+        summary.row(&row);
     }
-    let all = format!(
-        "\n== twolock targets (all) ==\n{}",
-        render_targets(&outcome.targets)
-    );
-    print!("{all}");
-    report.push_str(&all);
-    outcome
-        .files
-        .push(output::write_file(&dir, "report.txt", &report)?);
-    Ok(outcome)
+    out.tables(stem, &runs, &summary)?;
+    Ok(sums)
+}
+
+/// A table row of a summary: `key`, median, min, max (items/s), spread and `extra`.
+fn table_row(key: Vec<String>, s: &Summary, extra: String) -> Vec<String> {
+    let mut row = key;
+    row.extend([si(s.median), si(s.min), si(s.max)]);
+    row.extend([format!("{:.1}", s.spread_pct()), extra]);
+    row
 }
 
 /// One paragraph about the machine: cores and load.
 fn environment_note(p: &Params) -> String {
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_string))
-        .unwrap_or_else(|| "n/a".into());
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        "twolock bench: N = {} u64 items per run, {} reps; {} core(s) available; load average (1 min) {load}",
-        p.items, p.reps, p.cores
-    );
-    if let Ok(l) = load.parse::<f64>() {
-        if l >= 0.5 {
-            let _ = write!(
-                s,
-                "\nWARNING: machine busy before the run (load {l:.2} on {} cores): expect noise; see spread %",
-                p.cores
-            );
-        }
-    }
-    s.push('\n');
-    s
+    format!(
+        "twolock bench: N = {} u64 items per run, {} reps; {} core(s) available; {}\n",
+        p.items,
+        p.reps,
+        p.cores,
+        affinity::load_note(p.cores, "see spread %")
+    )
 }

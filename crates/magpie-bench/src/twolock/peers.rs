@@ -44,13 +44,6 @@ impl<L: PopLock, const NODE_BYTES: usize, P: PopLock> MpmcQueue
 #[derive(Debug, Default)]
 pub struct MutexDeque(Mutex<VecDeque<u64>>);
 
-impl MutexDeque {
-    /// An empty queue.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
 impl MpmcQueue for MutexDeque {
     #[inline]
     fn try_push(&self, v: u64) -> Result<(), u64> {
@@ -71,13 +64,6 @@ impl MpmcQueue for MutexDeque {
 #[derive(Debug, Default)]
 pub struct Seg(SegQueue<u64>);
 
-impl Seg {
-    /// An empty queue.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
 impl MpmcQueue for Seg {
     #[inline]
     fn try_push(&self, v: u64) -> Result<(), u64> {
@@ -95,13 +81,6 @@ impl MpmcQueue for Seg {
 /// consumers take single items with `steal`, retrying while it says `Retry`.
 #[derive(Debug, Default)]
 pub struct Inject(Injector<u64>);
-
-impl Inject {
-    /// An empty queue.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
 
 impl MpmcQueue for Inject {
     #[inline]
@@ -130,16 +109,12 @@ pub struct Bounded(ArrayQueue<u64>);
 impl Bounded {
     /// Capacity in items: large enough that producers rarely wait when consumers keep up.
     pub const CAPACITY: usize = 8192;
-
-    /// An empty queue of [`Self::CAPACITY`] items.
-    pub fn new() -> Self {
-        Bounded(ArrayQueue::new(Self::CAPACITY))
-    }
 }
 
 impl Default for Bounded {
+    /// An empty queue of [`Self::CAPACITY`] items.
     fn default() -> Self {
-        Self::new()
+        Bounded(ArrayQueue::new(Self::CAPACITY))
     }
 }
 
@@ -172,15 +147,15 @@ mod tests {
     #[test]
     fn every_queue_is_fifo() {
         fifo(TwoLockQueue::<u64>::new());
-        fifo(MutexDeque::new());
-        fifo(Seg::new());
-        fifo(Inject::new());
-        fifo(Bounded::new());
+        fifo(MutexDeque::default());
+        fifo(Seg::default());
+        fifo(Inject::default());
+        fifo(Bounded::default());
     }
 
     #[test]
     fn bounded_hands_back_when_full() {
-        let q = Bounded::new();
+        let q = Bounded::default();
         for v in 0..Bounded::CAPACITY as u64 {
             q.try_push(v).unwrap();
         }

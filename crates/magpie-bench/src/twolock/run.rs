@@ -1,31 +1,11 @@
-//! The measured loops.
+//! The measured loops: [`throughput`] (`P` producers push `1..=N`, `K` consumers
+//! `try_pop` until `N` are consumed), [`one_side`] and [`drain`].
 //!
-//! * [`throughput`]: `P` producers push the values `1..=N` (each its own contiguous
-//!   share) while `K` consumers `try_pop` until they have together consumed `N` items
-//!   (paper III: the time for `N` tasks of zero cost to pass through the queue).
-//! * [`one_side`]: only producers (pushing into an empty queue) or only consumers
-//!   (popping a pre-filled one), one or two of them: the cost of each side alone and of
-//!   two threads contending for it.
-//! * [`drain`]: one consumer takes `N` items out of a two-lock queue with
-//!   `pop_batch(32)` or with 32 × `try_pop` (pre-filled, or while one producer streams).
-//!
-//! Every implementation runs the same monomorphised loop, with the same backoff when the
-//! queue is empty (or full): `spin_loop` hints doubling up to 64, then `yield_now`. The
-//! consumed count is kept per consumer and published to a shared atomic only when a
-//! consumer finds the queue empty, so counting costs nothing on the hot path. Consumers
-//! also count how often they found the queue empty (a diagnostic: many empty polls per
-//! item mean the consumers caught up and chase the producers item by item). Only the
-//! phase from the start signal to the last consumer's last item is timed; queue
-//! construction, thread start-up and verification are not.
-//!
-//! Every run is verified: item count, sum and sum of squares of the consumed values must
-//! match `1..=N` exactly, and the queue must be empty afterwards; otherwise the run
-//! returns [`BenchError::Worker`]. A run that stops making progress for
-//! [`STALL_LIMIT`] (items lost: consumers would wait forever) is aborted and reported the
-//! same way instead of hanging. A run may be given a time cap ([`Limits::cap`]): a
-//! collapsed configuration then stops early, reports items consumed / elapsed time and is
-//! marked truncated; the items left in the queue are drained untimed and the checksum is
-//! verified against exactly what the producers pushed.
+//! All implementations run the same monomorphised loop and backoff (`spin_loop` doubling
+//! to 64, then `yield_now`); only start signal to last item is timed. Every run is
+//! verified (count, sum and sum of squares of `1..=N`, queue empty after); a run that
+//! stalls for [`STALL_LIMIT`] is aborted, and one that hits its cap ([`Limits::cap`]) is
+//! marked truncated, drained untimed and verified against what was pushed.
 
 use std::hint::{black_box, spin_loop};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

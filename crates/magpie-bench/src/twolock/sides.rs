@@ -1,25 +1,17 @@
-//! One side at a time: push-only and pop-only throughput with one or two threads.
-//!
-//! The throughput matrix mixes everything: with 4 threads on 2 cores the scheduler
-//! decides, moment by moment, whether two producers, two consumers, or one of each run
-//! together. This experiment measures those phases separately, for magpie's default,
-//! the default with a test-and-set pop lock, and the lock-free peers: a side alone
-//! (1 thread: the uncontended cost of an operation) and two threads of the same side
-//! (every operation contends for the side's lock, or its CAS in the peers). It has no
-//! target; it explains where the two-lock queue gains and loses against `SegQueue`.
-
-use std::path::Path;
+//! One side at a time: push-only and pop-only runs with one or two threads, which the
+//! mixed `P`,`K` runs interleave at the scheduler's whim: each side's uncontended cost
+//! and its cost under contention. No target; it explains the gains and losses against
+//! `SegQueue`.
 
 use super::configs::{Driver, Impl};
 use super::peers::MpmcQueue;
 use super::run::{one_side, Run, Side};
-use super::Params;
-use crate::csv::Csv;
-use crate::queue::ExpResult;
-use crate::stats::{CellSummaries, Summary};
+use super::{items_per_sec, table_row, Params};
+use crate::output::Out;
+use crate::stats::CellSummaries;
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
-use crate::{output, BenchError};
+use crate::table::{f2, si, Table};
+use crate::BenchError;
 
 /// The queues compared (bounded peers cannot hold `N` items, so `ArrayQueue` is absent).
 pub const IMPLS: [Impl; 6] = [
@@ -62,85 +54,42 @@ impl Driver for OneSide<'_> {
 }
 
 /// Runs the experiment; writes `sides_runs.csv`, `sides_summary.csv` and `sides.svg`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let cells: Vec<((Side, usize), Impl)> = PHASES
         .iter()
         .flat_map(|&ph| IMPLS.iter().map(move |&i| (ph, i)))
         .collect();
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
-    let mut runs = Csv::new(&[
-        "experiment",
-        "impl",
-        "side",
-        "threads",
-        "rep",
-        "items",
-        "seconds",
-        "items_per_sec",
-    ]);
-    crate::order::interleave("twolock sides", cells.len(), p.reps, |rep, c| {
-        let ((side, threads), imp) = cells[c];
-        let r = imp.drive(OneSide {
+    let side = |s: Side| format!("{s:?}").to_lowercase();
+    let key = |((s, threads), imp): ((Side, usize), Impl)| {
+        vec![imp.name().to_string(), side(s), threads.to_string()]
+    };
+    let run = |((side, threads), imp): ((Side, usize), Impl)| {
+        let label = imp.name();
+        let items = p.drain_items;
+        imp.drive(OneSide {
             side,
             threads,
-            items: p.drain_items,
-            label: imp.name(),
-        })?;
-        samples[c].push(r.items_per_sec());
-        runs.row(&[
-            "sides".to_string(),
-            imp.name().to_string(),
-            format!("{side:?}").to_lowercase(),
-            threads.to_string(),
-            (rep + 1).to_string(),
-            r.items.to_string(),
-            format!("{:.6}", r.secs),
-            format!("{:.0}", r.items_per_sec()),
-        ]);
-        Ok(())
-    })?;
-    let sums = CellSummaries::new(&cells, &samples)?;
-    let x_seg = |ph, imp| sums.ratio((ph, imp), (ph, Impl::SegQueue));
-    let mut summary = Csv::new(
-        &[
-            &["impl", "side", "threads", "reps"][..],
-            &Summary::csv_columns("median_items_per_sec"),
-            &["x_segqueue"],
-        ]
-        .concat(),
-    );
-    let mut table = Table::new(
-        &[
-            "phase",
-            "impl",
-            "median items/s",
-            "min",
-            "max",
-            "spread %",
-            "x SegQueue",
-        ],
-        2,
-    );
-    for (((side, threads), imp), s) in sums.iter() {
-        let x = x_seg((side, threads), imp).map_or(String::new(), |v| format!("{v:.2}"));
-        let mut row = vec![
-            imp.name().to_string(),
-            format!("{side:?}").to_lowercase(),
-            threads.to_string(),
-            s.n.to_string(),
-        ];
-        row.extend(s.csv_fields(0));
-        row.push(x.clone());
-        summary.row(&row);
-        table.row(&[
-            phase_name((side, threads)),
-            imp.name().to_string(),
-            si(s.median),
-            si(s.min),
-            si(s.max),
-            format!("{:.1}", s.spread_pct()),
-            x,
-        ]);
+            items,
+            label,
+        })
+    };
+    let x_seg = |sums: &CellSummaries<_>, (ph, imp)| sums.ratio((ph, imp), (ph, Impl::SegQueue));
+    let names = ["impl", "side", "threads"];
+    let extra = ("x_segqueue", &x_seg as _);
+    let sums = items_per_sec(p, out, "sides", (&names, &key), &cells, run, extra)?;
+    let head = [
+        "phase",
+        "impl",
+        "median items/s",
+        "min",
+        "max",
+        "spread %",
+        "x SegQueue",
+    ];
+    let mut table = Table::new(&head, 2);
+    for ((ph, imp), s) in sums.iter() {
+        let key = vec![phase_name(ph), imp.name().to_string()];
+        table.row(&table_row(key, s, f2(x_seg(&sums, (ph, imp)))));
     }
     let chart = BarChart {
         title: format!(
@@ -153,17 +102,15 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         categories: PHASES.iter().map(|&ph| phase_name(ph)).collect(),
         series: IMPLS
             .iter()
-            .map(|&imp| BarSeries {
-                name: imp.name().to_string(),
-                bars: PHASES
-                    .iter()
-                    .map(|&ph| sums.get((ph, imp)).map(Bar::from))
-                    .collect(),
+            .map(|&imp| {
+                BarSeries::new(
+                    imp.name(),
+                    PHASES.iter().map(|&ph| sums.get((ph, imp)).map(Bar::from)),
+                )
             })
             .collect(),
     };
-    let mut files = output::write_tables(dir, "sides", &runs, &summary)?;
-    files.push(output::write_file(dir, "sides.svg", &chart.render())?);
+    out.file("sides.svg", &chart.render())?;
     let mut text = format!(
         "\n== one side at a time: push-only / pop-only, N = {} u64 items, {} reps; items/s ==\n",
         p.drain_items, p.reps
@@ -174,9 +121,6 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
          pre-filled queue until it is empty (nobody pushes). x2 = every operation contends with the other \
          thread of its side. Informational (no target): the mixed P,K runs above are made of these phases.\n",
     );
-    Ok(ExpResult {
-        text,
-        files,
-        targets: Vec::new(),
-    })
+    out.say(&text);
+    Ok(())
 }

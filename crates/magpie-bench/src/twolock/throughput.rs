@@ -1,23 +1,15 @@
-//! Throughput of `N` 8-byte items through the queue with `P` producers and `K` consumers
-//! (paper III/V), for every paper configuration and the peers, in one run.
-//!
-//! By default the full matrix (all 20 implementations × 6 points) runs: about two and a
-//! half minutes at 2M items × 7 reps on 2 cores. With [`Params::full_matrix`] off, only
-//! `P=1,K=1` and `P=2,K=2` run everything and the other points (`P ∈ {1, 2, 4}`,
-//! `K ∈ {1, 2}`) run the reduced set [`Impl::REDUCED`] (magpie's default, the final
-//! combinations, their optimal-order base, the peers). Repetitions are interleaved over
-//! all cells.
-
-use std::path::Path;
+//! Throughput of `N` items through the queue with `P` producers and `K` consumers (paper
+//! III/V), every configuration and peer in one run; without [`Params::full_matrix`] only
+//! `P=1,K=1` and `P=2,K=2` run everything and the other points [`Impl::REDUCED`].
 
 use super::configs::Impl;
-use super::Params;
+use super::{table_row, Params};
 use crate::csv::Csv;
-use crate::queue::{render_targets, ExpResult};
+use crate::output::Out;
 use crate::stats::{median, CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{si, Table};
-use crate::{output, BenchError, TargetCheck};
+use crate::table::{f2, si, Table};
+use crate::{BenchError, TargetCheck};
 
 /// The `(P, K)` points, in table order.
 pub const POINTS: [(usize, usize); 6] = [(1, 1), (1, 2), (2, 1), (2, 2), (4, 1), (4, 2)];
@@ -46,7 +38,7 @@ fn pk_name((p, k): (usize, usize)) -> String {
 
 /// Runs the experiment; writes `throughput_runs.csv`, `throughput_summary.csv` and one
 /// SVG per paper figure into `dir`.
-pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
+pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let cells: Vec<((usize, usize), Impl)> = POINTS
         .iter()
         .flat_map(|&pk| impls_at(pk, p.full_matrix).iter().map(move |&i| (pk, i)))
@@ -100,7 +92,6 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
     let sums = CellSummaries::new(&cells, &samples)?;
     let find = |pk: (usize, usize), imp: Impl| sums.get((pk, imp));
     let ratio = |pk, a: Impl, b: Impl| sums.ratio((pk, a), (pk, b));
-    let f2 = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.2}"));
 
     let lead = [
         "impl",
@@ -206,18 +197,10 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             if cut > 0 {
                 note.push(format!("{cut}/{} capped", s.n));
             }
-            table.row(&[
-                imp.name().to_string(),
-                imp.group().name().to_string(),
-                si(s.median),
-                si(s.min),
-                si(s.max),
-                format!("{:.1}", s.spread_pct()),
-                f2(xm),
-                f2(xs),
-                format!("{empty:.1}"),
-                note.join(", "),
-            ]);
+            let key = vec![imp.name().to_string(), imp.group().name().to_string()];
+            let mut row = table_row(key, &s, f2(xm));
+            row.extend([f2(xs), format!("{empty:.1}"), note.join(", ")]);
+            table.row(&row);
         }
         text.push_str(&table.render());
     }
@@ -298,7 +281,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
         });
     }
     text.push('\n');
-    text.push_str(&render_targets(&targets));
+    text.push_str(&crate::table::targets(&targets));
 
     // Charts: one per paper figure.
     let paper_points = if p.full_matrix {
@@ -359,7 +342,7 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
             POINTS.to_vec(),
         ),
     ];
-    let mut files = output::write_tables(dir, "throughput", &runs, &summary)?;
+    out.tables("throughput", &runs, &summary)?;
     for (file, title, impls, points) in figures {
         let chart = BarChart {
             title: format!("{title}: N = {}, median of {}", si(p.items as f64), p.reps),
@@ -374,20 +357,17 @@ pub fn run(p: &Params, dir: &Path) -> Result<ExpResult, BenchError> {
                 .collect(),
             series: impls
                 .iter()
-                .map(|&imp| BarSeries {
-                    name: imp.name().to_string(),
-                    bars: points
-                        .iter()
-                        .map(|&pk| find(pk, imp).map(Bar::from))
-                        .collect(),
+                .map(|&imp| {
+                    BarSeries::new(
+                        imp.name(),
+                        points.iter().map(|&pk| find(pk, imp).map(Bar::from)),
+                    )
                 })
                 .collect(),
         };
-        files.push(output::write_file(dir, file, &chart.render())?);
+        out.file(file, &chart.render())?;
     }
-    Ok(ExpResult {
-        text,
-        files,
-        targets,
-    })
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
 }

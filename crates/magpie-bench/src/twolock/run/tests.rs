@@ -20,8 +20,8 @@ fn throughput_runs_verify() {
     let r = throughput(TwoLockQueue::<u64>::new, 2, 2, 20_000, None, "twolock").unwrap();
     assert_eq!(r.items, 20_000);
     assert!(r.secs > 0.0);
-    throughput(MutexDeque::new, 3, 1, 10_000, None, "mutex").unwrap();
-    throughput(Bounded::new, 1, 3, 50_000, None, "bounded").unwrap();
+    throughput(MutexDeque::default, 3, 1, 10_000, None, "mutex").unwrap();
+    throughput(Bounded::default, 1, 3, 50_000, None, "bounded").unwrap();
 }
 
 /// A queue that drops every 1000th item: the benchmark must fail, not hang or pass.
@@ -59,7 +59,7 @@ impl MpmcQueue for Duplicating {
 #[test]
 fn lost_items_fail_loudly() {
     let err = throughput_with(
-        || Lossy(MutexDeque::new()),
+        || Lossy(MutexDeque::default()),
         2,
         2,
         5_000,
@@ -76,9 +76,16 @@ fn lost_items_fail_loudly() {
 
 #[test]
 fn duplicated_items_fail_loudly() {
-    let err = throughput(|| Duplicating(MutexDeque::new()), 1, 1, 5_000, None, "dup")
-        .unwrap_err()
-        .to_string();
+    let err = throughput(
+        || Duplicating(MutexDeque::default()),
+        1,
+        1,
+        5_000,
+        None,
+        "dup",
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("DUPLICATED"), "{err}");
 }
 
@@ -99,7 +106,7 @@ impl MpmcQueue for Slow {
 #[test]
 fn capped_runs_are_truncated_and_verified() {
     let r = throughput(
-        || Slow(MutexDeque::new()),
+        || Slow(MutexDeque::default()),
         2,
         2,
         1_000_000,
@@ -110,7 +117,7 @@ fn capped_runs_are_truncated_and_verified() {
     assert!(r.truncated);
     assert!(r.items > 0 && r.items < 1_000_000, "{}", r.items);
     let r = throughput(
-        MutexDeque::new,
+        MutexDeque::default,
         2,
         2,
         10_000,
@@ -128,17 +135,23 @@ fn one_side_runs_verify() {
         for threads in [1, 2] {
             let r = one_side(TwoLockQueue::<u64>::new, side, threads, 20_000, "tl").unwrap();
             assert_eq!(r.items, 20_000);
-            one_side(MutexDeque::new, side, threads, 5_000, "mutex").unwrap();
+            one_side(MutexDeque::default, side, threads, 5_000, "mutex").unwrap();
         }
     }
     // A bounded queue that cannot hold N is an error, not a hang.
     for side in [Side::Push, Side::Pop] {
-        let err = one_side(Bounded::new, side, 1, 1_000_000, "bounded").unwrap_err();
+        let err = one_side(Bounded::default, side, 1, 1_000_000, "bounded").unwrap_err();
         assert!(err.to_string().contains("cannot hold"), "{err}");
     }
-    let err = one_side(|| Lossy(MutexDeque::new()), Side::Push, 2, 5_000, "lossy")
-        .unwrap_err()
-        .to_string();
+    let err = one_side(
+        || Lossy(MutexDeque::default()),
+        Side::Push,
+        2,
+        5_000,
+        "lossy",
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("ITEMS LOST"), "{err}");
 }
 
