@@ -187,8 +187,16 @@ fn greedy_classes<const W: usize>(
             uncoloured[i] &= !bit;
             colourable[i] &= !bit;
             let row = adjacency.row::<W>(v);
-            for (c, n) in colourable[i..].iter_mut().zip(&row[i..]) {
-                *c &= !n;
+            if W == 0 {
+                for (c, n) in colourable[i..].iter_mut().zip(&row[i..]) {
+                    *c &= !n;
+                }
+            } else {
+                // All `W` words (those before `i` are empty anyway): a fixed-length
+                // loop the compiler unrolls and vectorises.
+                for (c, n) in colourable[..W].iter_mut().zip(&row[..W]) {
+                    *c &= !n;
+                }
             }
             if is_low {
                 low[classes * words + i] |= bit;
