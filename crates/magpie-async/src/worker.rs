@@ -119,7 +119,7 @@ impl Local {
     }
 
     /// Pops the oldest local task (the single-threaded core tests drive the queue).
-    #[cfg(test)]
+    #[cfg(all(test, not(magpie_async_loom)))]
     pub(crate) fn pop(&self) -> Option<Runnable> {
         self.lifo.take().or_else(|| self.queue.pop())
     }

@@ -16,7 +16,8 @@ use crate::driver::{Driver, Registration};
 /// An asynchronous TCP stream on the current runtime's I/O driver: registered once,
 /// edge-triggered; reads and writes go straight to the socket while it is ready and
 /// wait for the driver only after `WouldBlock`. Implements `futures-io`'s
-/// `AsyncRead`/`AsyncWrite` (so `futures_lite::AsyncReadExt` etc. work on it).
+/// `AsyncRead`/`AsyncWrite`, also on `&TcpStream` (one task may read and write at once),
+/// so `futures_lite::AsyncReadExt` etc. work on it.
 ///
 /// ```
 /// use futures_lite::{AsyncReadExt, AsyncWriteExt};
@@ -230,6 +231,42 @@ impl AsyncWrite for TcpStream {
 
     fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Poll::Ready(Ok(())) // TCP sockets have no user-space buffer
+    }
+
+    fn poll_close(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(self.io.shutdown(Shutdown::Write))
+    }
+}
+
+impl AsyncRead for &TcpStream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<usize>> {
+        self.poll_read_slice(cx, buf)
+    }
+}
+
+impl AsyncWrite for &TcpStream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.poll_write_slice(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        self.poll_write_slices(cx, bufs)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
     }
 
     fn poll_close(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
