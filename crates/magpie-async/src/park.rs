@@ -1,13 +1,12 @@
 //! Idle workers: how a worker with nothing to run goes to sleep, and how new work wakes
 //! one up without ever losing the wake-up.
 //!
-//! A worker's scheduling loop runs inside [`async_io::block_on`]; "parking" means the loop
-//! returns `Pending` and `block_on` then either blocks in the async-io reactor (epoll) —
-//! at most one thread holds the reactor lock — or on its thread parker. The `Waker` of
-//! that `block_on` is what [`Idle`] stores: waking it unparks the thread, or, if the
-//! thread is blocked in the reactor, notifies the reactor (async-io's own protocol).
-//! A wake delivered before the worker has actually blocked is not lost either: `block_on`
-//! checks its parker token (a sticky flag) before and after every block.
+//! "Parking" is [`crate::parker::Parker::park`]: the worker blocks in the I/O driver
+//! (epoll) if no other worker holds it, else on its own condvar. The `Waker` the worker
+//! leaves in [`Idle`] is its parker's: waking it signals the condvar, or, if the worker
+//! is blocked in the driver, mio's `Waker` (an eventfd). A wake delivered before the
+//! worker has actually blocked is not lost either: the parker's state word turns it
+//! into `NOTIFIED`, which the next `park` consumes without blocking (see `parker`).
 //!
 //! # The protocol (a Dekker pair on two SeqCst fences)
 //!
@@ -35,11 +34,21 @@
 //! remover is awake and will see the work.
 //!
 //! Pushes to a worker's own local queue need no wake-up for liveness: that worker is
-//! awake and never parks with a non-empty local queue. They do wake a sleeper when
-//! nobody is searching, but only for parallelism (a thief may take a block).
+//! awake and never parks with a non-empty local queue, or it is the driver holder
+//! handing out I/O events on its own thread and returns to its loop right after. They
+//! do wake a sleeper when nobody is searching, but only for parallelism (a thief may
+//! take a block).
 //!
-//! The loom model in `tests` below checks the protocol with two workers and a producer
-//! on a small counter queue: every item is consumed and every thread terminates.
+//! I/O readiness needs no producer: while any worker is parked, one worker is in the
+//! driver or about to enter it. A worker parks on its condvar only when another holds
+//! the driver; a holder leaves the driver only to run its loop, which ends in taking the
+//! driver again before it parks (or in a non-blocking poll every `EVENT_INTERVAL`
+//! tasks). An event that arrives while nobody is in `epoll_wait` stays in epoll's ready
+//! list for the next turn.
+//!
+//! The loom model in `tests` below checks all of this with two workers, a producer on a
+//! small counter queue and an I/O source, over the real [`Idle`] and parker and a model
+//! of the driver: every item and event is consumed and every thread terminates.
 
 use std::task::Waker;
 
