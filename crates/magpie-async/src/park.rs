@@ -52,7 +52,7 @@
 
 use std::task::Waker;
 
-use crate::sync::{fence, AtomicUsize, Mutex, Ordering};
+use crate::sync::{fence, AtomicBool, AtomicUsize, Mutex, Ordering};
 
 /// The list of parked workers' wakers and its length (read without the lock).
 #[derive(Debug)]
@@ -60,6 +60,9 @@ pub(crate) struct Idle {
     sleepers: Mutex<Vec<(usize, Waker)>>,
     sleeping: AtomicUsize,
     searching: AtomicUsize,
+    /// Per worker: popped by `wake_one`, so counted in `searching` (a worker woken by
+    /// I/O or spuriously is not, and must not end somebody else's search).
+    counted: Box<[AtomicBool]>,
 }
 
 impl Idle {
@@ -68,6 +71,7 @@ impl Idle {
             sleepers: Mutex::new(Vec::with_capacity(workers)),
             sleeping: AtomicUsize::new(0),
             searching: AtomicUsize::new(0),
+            counted: (0..workers).map(|_| AtomicBool::new(false)).collect(),
         }
     }
 
@@ -131,6 +135,10 @@ impl Idle {
                 // Relaxed: heuristic counter (the woken worker searches).
                 self.searching.fetch_add(1, Ordering::Relaxed);
             }
+            if let Some((me, _)) = &popped {
+                // Relaxed: a heuristic flag, read by the woken worker.
+                self.counted[*me].store(true, Ordering::Relaxed);
+            }
             popped
         };
         if let Some((_, waker)) = waker {
@@ -151,6 +159,13 @@ impl Idle {
         for (_, waker) in all {
             waker.wake();
         }
+    }
+
+    /// Back from parking: whether `wake_one` woke worker `me` (so it counts as
+    /// searching until [`end_search`](Self::end_search)).
+    pub(crate) fn take_counted(&self, me: usize) -> bool {
+        // Relaxed: heuristic flag (a stale value costs one extra or missing wake-up).
+        self.counted[me].swap(false, Ordering::Relaxed)
     }
 
     /// A woken worker found work or went back to sleep: it no longer searches.

@@ -336,7 +336,8 @@ impl WorkerLoop<'_> {
             if self.local.idle_registered.replace(false) {
                 self.shared.idle.unregister(me);
             }
-            self.searching = true;
+            // Counted as searching only if a producer's `wake_one` woke it.
+            self.searching = self.shared.idle.take_counted(me);
             budget = EVENT_INTERVAL;
         }
     }
