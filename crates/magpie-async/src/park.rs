@@ -268,7 +268,9 @@ mod tests {
             epoll.woken = false;
             let events = std::mem::take(&mut epoll.events);
             drop(epoll);
-            // Dispatch: the woken tasks run on this worker.
+            // Dispatch: the woken tasks run on this worker. SeqCst: the consumed count
+            // is read by the workers' shutdown check (SeqCst load in `worker`); one total
+            // order over all count updates keeps the model's bookkeeping simple.
             self.consumed.fetch_add(events, Ordering::SeqCst);
         }
 
@@ -296,7 +298,10 @@ mod tests {
         let unparker = std::sync::Arc::new(Unparker::new(m.driver.clone()));
         let waker = Waker::from(unparker.clone());
         loop {
-            // SeqCst: a plain counter read; the shutdown below is the runtime's.
+            // SeqCst load: pairs with the SeqCst `fetch_add`s of the count (here and in
+            // `turn`). SeqCst swap of `done`: the shutdown flag, published like
+            // `Runtime::drop`'s SeqCst store before `notify_all`'s fence; exactly one
+            // worker wins it.
             if m.driver.consumed.load(Ordering::SeqCst) == total
                 && !m.done.swap(true, Ordering::SeqCst)
             {
@@ -304,9 +309,11 @@ mod tests {
                 m.idle.notify_all();
             }
             if take(m) {
+                // SeqCst: pairs with the shutdown check's SeqCst load above.
                 m.driver.consumed.fetch_add(1, Ordering::SeqCst);
                 continue;
             }
+            // SeqCst: pairs with the SeqCst swap that sets `done`.
             if m.done.load(Ordering::SeqCst) {
                 return;
             }
