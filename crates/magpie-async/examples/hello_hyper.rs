@@ -9,7 +9,7 @@
 //! the same server in-process.
 
 use std::convert::Infallible;
-use std::net::{SocketAddr, TcpListener};
+use std::net::SocketAddr;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -18,7 +18,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use magpie_async::hyper_rt::HyperIo;
-use magpie_async::Async;
+use magpie_async::net::TcpListener;
 
 /// The service: hello, echo, or 404.
 pub async fn hello_echo(req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
@@ -40,7 +40,7 @@ fn status(code: StatusCode) -> Response<Full<Bytes>> {
 }
 
 /// Accepts connections forever, serving each in its own task.
-pub async fn serve(listener: Async<TcpListener>) -> std::io::Result<()> {
+pub async fn serve(listener: TcpListener) -> std::io::Result<()> {
     loop {
         let (stream, _) = listener.accept().await?;
         magpie_async::spawn(async move {
@@ -62,8 +62,8 @@ fn main() -> std::io::Result<()> {
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     let rt = magpie_async::Builder::new().build()?;
     rt.block_on(async {
-        let listener = Async::<TcpListener>::bind(addr)?;
-        println!("listening on http://{}", listener.get_ref().local_addr()?);
+        let listener = TcpListener::bind(addr)?;
+        println!("listening on http://{}", listener.local_addr()?);
         serve(listener).await
     })
 }

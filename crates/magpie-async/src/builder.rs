@@ -97,7 +97,13 @@ impl Builder {
         let (queues, stealers): (Vec<_>, Vec<_>) =
             (0..self.workers).map(|_| RunQueue::new(self.queue)).unzip();
         let steal_batch = self.steal_batch.unwrap_or(self.queue.entries_per_block());
-        let shared = Arc::new(Shared::new(stealers, self.policy, steal_batch));
+        let driver = Arc::new(crate::driver::Driver::new()?);
+        let shared = Arc::new(Shared::new(
+            stealers,
+            self.policy,
+            steal_batch,
+            Some(driver),
+        ));
         let handle = Handle::from_shared(shared.clone());
         let mut threads = Vec::with_capacity(self.workers);
         for (index, queue) in queues.into_iter().enumerate() {

@@ -48,9 +48,9 @@ impl Handle {
         self.shared.spawn(future)
     }
 
-    /// Runs `future` to completion on the current thread (which drives the async-io
-    /// reactor while it waits), with this runtime as the current one, so `spawn` and
-    /// [`Handle::current`] work inside it.
+    /// Runs `future` to completion on the current thread (with async-io's `block_on`,
+    /// so it drives async-io's timers while it waits), with this runtime as the current
+    /// one, so `spawn`, [`Handle::current`] and [`crate::net`] work inside it.
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         crate::context::enter(self, || async_io::block_on(future))
     }

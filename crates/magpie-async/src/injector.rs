@@ -1,7 +1,7 @@
 //! The injector: the runtime-wide queue for tasks spawned or woken outside the workers
-//! (another thread, the async-io reactor, a worker that is parked) and for a local
+//! (another thread, async-io's timer thread, a `block_on` caller) and for a local
 //! queue's overflow. magpie-queue's two-lock MPMC queue (Michael & Scott's two-lock
-//! queue): producers and consumers take different locks, so the reactor pushing wakes
+//! queue): producers and consumers take different locks, so a thread pushing wakes
 //! and a worker refilling its local queue do not serialise on one lock.
 
 use async_task::Runnable;

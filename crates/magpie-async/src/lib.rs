@@ -2,8 +2,10 @@
 //! (BWoS) queues — the experiment of the BWoS paper's §6.3.2, which put FIFO BWoS into
 //! tokio's scheduler and measured hyper.
 //!
-//! - Tasks and wakers are [`async_task`]'s; I/O and timers are [`async_io`]'s
-//!   (`Async<TcpStream>`, `Timer`), whose reactor the idle workers drive.
+//! - Tasks and wakers are [`async_task`]'s. Sockets ([`net`]) are registered once,
+//!   edge-triggered, with the runtime's own mio driver, which the workers poll
+//!   themselves (a worker about to park blocks in epoll; tokio's design). Timers are
+//!   [`async_io`]'s `Timer`.
 //! - Each worker owns a FIFO BWoS run queue (magpie-queue); spawns and wakes from a
 //!   worker go there. Spawns and wakes from elsewhere go to the two-lock injector.
 //! - Idle workers steal a whole block at once from a victim chosen by one of magpie's
@@ -30,12 +32,15 @@
 
 mod builder;
 mod context;
+mod driver;
 mod handle;
 #[cfg(feature = "hyper")]
 pub mod hyper_rt;
 mod injector;
 mod join;
+pub mod net;
 mod park;
+mod parker;
 mod registry;
 mod run_queue;
 mod runtime;
@@ -52,5 +57,7 @@ pub use join::{JoinError, JoinHandle};
 pub use runtime::Runtime;
 pub use yield_now::{yield_now, YieldNow};
 
-/// Re-exported so users need no extra dependency for sockets and timers.
-pub use async_io::{Async, Timer};
+/// async-io's timer, re-exported so users need no extra dependency. It is driven by
+/// async-io's own thread (or a `block_on` caller), not by the workers; sockets are in
+/// [`net`].
+pub use async_io::Timer;

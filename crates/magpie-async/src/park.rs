@@ -1,13 +1,12 @@
 //! Idle workers: how a worker with nothing to run goes to sleep, and how new work wakes
 //! one up without ever losing the wake-up.
 //!
-//! A worker's scheduling loop runs inside [`async_io::block_on`]; "parking" means the loop
-//! returns `Pending` and `block_on` then either blocks in the async-io reactor (epoll) —
-//! at most one thread holds the reactor lock — or on its thread parker. The `Waker` of
-//! that `block_on` is what [`Idle`] stores: waking it unparks the thread, or, if the
-//! thread is blocked in the reactor, notifies the reactor (async-io's own protocol).
-//! A wake delivered before the worker has actually blocked is not lost either: `block_on`
-//! checks its parker token (a sticky flag) before and after every block.
+//! "Parking" is [`crate::parker::Parker::park`]: the worker blocks in the I/O driver
+//! (epoll) if no other worker holds it, else on its own condvar. The `Waker` the worker
+//! leaves in [`Idle`] is its parker's: waking it signals the condvar, or, if the worker
+//! is blocked in the driver, mio's `Waker` (an eventfd). A wake delivered before the
+//! worker has actually blocked is not lost either: the parker's state word turns it
+//! into `NOTIFIED`, which the next `park` consumes without blocking (see `parker`).
 //!
 //! # The protocol (a Dekker pair on two SeqCst fences)
 //!
@@ -35,15 +34,25 @@
 //! remover is awake and will see the work.
 //!
 //! Pushes to a worker's own local queue need no wake-up for liveness: that worker is
-//! awake and never parks with a non-empty local queue. They do wake a sleeper when
-//! nobody is searching, but only for parallelism (a thief may take a block).
+//! awake and never parks with a non-empty local queue, or it is the driver holder
+//! handing out I/O events on its own thread and returns to its loop right after. They
+//! do wake a sleeper when nobody is searching, but only for parallelism (a thief may
+//! take a block).
 //!
-//! The loom model in `tests` below checks the protocol with two workers and a producer
-//! on a small counter queue: every item is consumed and every thread terminates.
+//! I/O readiness needs no producer: while any worker is parked, one worker is in the
+//! driver or about to enter it. A worker parks on its condvar only when another holds
+//! the driver; a holder leaves the driver only to run its loop, which ends in taking the
+//! driver again before it parks (or in a non-blocking poll every `EVENT_INTERVAL`
+//! tasks). An event that arrives while nobody is in `epoll_wait` stays in epoll's ready
+//! list for the next turn.
+//!
+//! The loom model in `tests` below checks all of this with two workers, a producer on a
+//! small counter queue and an I/O source, over the real [`Idle`] and parker and a model
+//! of the driver: every item and event is consumed and every thread terminates.
 
 use std::task::Waker;
 
-use crate::sync::{fence, AtomicUsize, Mutex, Ordering};
+use crate::sync::{fence, AtomicBool, AtomicUsize, Mutex, Ordering};
 
 /// The list of parked workers' wakers and its length (read without the lock).
 #[derive(Debug)]
@@ -51,6 +60,9 @@ pub(crate) struct Idle {
     sleepers: Mutex<Vec<(usize, Waker)>>,
     sleeping: AtomicUsize,
     searching: AtomicUsize,
+    /// Per worker: popped by `wake_one`, so counted in `searching` (a worker woken by
+    /// I/O or spuriously is not, and must not end somebody else's search).
+    counted: Box<[AtomicBool]>,
 }
 
 impl Idle {
@@ -59,6 +71,7 @@ impl Idle {
             sleepers: Mutex::new(Vec::with_capacity(workers)),
             sleeping: AtomicUsize::new(0),
             searching: AtomicUsize::new(0),
+            counted: (0..workers).map(|_| AtomicBool::new(false)).collect(),
         }
     }
 
@@ -122,6 +135,10 @@ impl Idle {
                 // Relaxed: heuristic counter (the woken worker searches).
                 self.searching.fetch_add(1, Ordering::Relaxed);
             }
+            if let Some((me, _)) = &popped {
+                // Relaxed: a heuristic flag, read by the woken worker.
+                self.counted[*me].store(true, Ordering::Relaxed);
+            }
             popped
         };
         if let Some((_, waker)) = waker {
@@ -144,6 +161,13 @@ impl Idle {
         }
     }
 
+    /// Back from parking: whether `wake_one` woke worker `me` (so it counts as
+    /// searching until [`end_search`](Self::end_search)).
+    pub(crate) fn take_counted(&self, me: usize) -> bool {
+        // Relaxed: heuristic flag (a stale value costs one extra or missing wake-up).
+        self.counted[me].swap(false, Ordering::Relaxed)
+    }
+
     /// A woken worker found work or went back to sleep: it no longer searches.
     pub(crate) fn end_search(&self) {
         // Relaxed: heuristic counter; saturating so a worker that was never counted
@@ -162,26 +186,103 @@ impl Idle {
 
 #[cfg(all(test, magpie_async_loom))]
 mod tests {
-    //! loom model of the protocol: `RUSTFLAGS="--cfg magpie_async_loom" cargo test
-    //! --release -p magpie-async --lib park`. The queue is a counter published with Release and
-    //! taken with a CAS, the way the real queues publish items.
+    //! loom model of the whole park path: the idle list above, the real [`Parker`] and a
+    //! model of the I/O driver (`RUSTFLAGS="--cfg magpie_async_loom" cargo test
+    //! --release -p magpie-async --lib park`). Two workers, a producer pushing to the
+    //! "injector" (a counter published with Release and taken with a CAS, the way the
+    //! real queues publish items) and an I/O source readying a "socket".
+    //!
+    //! The driver model keeps what the proof needs from epoll and mio: one holder at a
+    //! time (`try_lock`); `turn` blocks until an I/O event or a `wake` (mio's eventfd
+    //! waker: a flag that stays set until a turn consumes it), and an event posted while
+    //! nobody is in `turn` waits for the next turn (epoll's ready list); a turn
+    //! "dispatches" the events it found (the woken tasks run on that worker).
+    //!
+    //! It checks that every injector item and every I/O event is consumed and every
+    //! thread terminates: no wake-up is lost between producers, the idle list, the
+    //! parker's state word and the driver holder, and a pending I/O event is never left
+    //! with both workers asleep on condvars.
     use super::*;
-    use loom::sync::atomic::AtomicBool;
+    use crate::parker::{Reactor, Unparker};
+    use crate::sync::{AtomicBool, Condvar};
     use loom::sync::Arc;
-    use std::task::Wake;
+    use std::time::Duration;
 
-    struct Unpark(loom::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: std::sync::Arc<Self>) {
-            self.0.unpark();
+    #[derive(Default)]
+    struct Epoll {
+        /// mio's waker was woken (the eventfd is readable).
+        woken: bool,
+        /// I/O events not yet returned by a turn.
+        events: usize,
+    }
+
+    struct FakeDriver {
+        /// The driver lock. An atomic flag rather than a loom `Mutex`: loom 0.7 marks a
+        /// thread whose `try_lock` races with an acquisition as blocked, which shows as
+        /// a false deadlock; a CAS has exactly `try_lock`'s semantics.
+        held: AtomicBool,
+        epoll: Mutex<Epoll>,
+        cv: Condvar,
+        /// Items consumed so far (injector items and dispatched I/O events).
+        consumed: AtomicUsize,
+    }
+
+    impl FakeDriver {
+        /// The kernel readies a registered socket.
+        fn post_io(&self) {
+            self.epoll.lock().unwrap().events += 1;
+            self.cv.notify_all();
         }
-        fn wake_by_ref(self: &std::sync::Arc<Self>) {
-            self.0.unpark();
+    }
+
+    /// Holding the driver; releases it on drop.
+    struct Held<'a>(&'a AtomicBool);
+
+    impl Drop for Held<'_> {
+        fn drop(&mut self) {
+            // Release: pairs with the Acquire of the next `try_lock` (a lock's release).
+            self.0.store(false, Ordering::Release);
+        }
+    }
+
+    impl Reactor for FakeDriver {
+        type Guard<'a> = Held<'a>;
+
+        fn try_lock(&self) -> Option<Held<'_>> {
+            // Acquire: pairs with `Held::drop`'s Release (a lock's acquisition).
+            self.held
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+                // `then`, not `then_some`: a `Held` built on failure would release the
+                // lock when dropped.
+                .then(|| Held(&self.held))
+        }
+
+        fn turn(&self, _guard: &mut Self::Guard<'_>, timeout: Option<Duration>) {
+            let mut epoll = self.epoll.lock().unwrap();
+            if timeout.is_none() {
+                while !epoll.woken && epoll.events == 0 {
+                    epoll = self.cv.wait(epoll).unwrap();
+                }
+            }
+            epoll.woken = false;
+            let events = std::mem::take(&mut epoll.events);
+            drop(epoll);
+            // Dispatch: the woken tasks run on this worker. SeqCst: the consumed count
+            // is read by the workers' shutdown check (SeqCst load in `worker`); one total
+            // order over all count updates keeps the model's bookkeeping simple.
+            self.consumed.fetch_add(events, Ordering::SeqCst);
+        }
+
+        fn wake(&self) {
+            self.epoll.lock().unwrap().woken = true;
+            self.cv.notify_all();
         }
     }
 
     struct Model {
         idle: Idle,
+        driver: std::sync::Arc<FakeDriver>,
         queued: AtomicUsize,
         done: AtomicBool,
     }
@@ -193,17 +294,26 @@ mod tests {
             .is_ok()
     }
 
-    fn worker(m: &Model, me: usize, consumed: &AtomicUsize, total: usize) {
-        let waker = Waker::from(std::sync::Arc::new(Unpark(loom::thread::current())));
+    fn worker(m: &Model, me: usize, total: usize) {
+        let unparker = std::sync::Arc::new(Unparker::new(m.driver.clone()));
+        let waker = Waker::from(unparker.clone());
         loop {
+            // SeqCst load: pairs with the SeqCst `fetch_add`s of the count (here and in
+            // `turn`). SeqCst swap of `done`: the shutdown flag, published like
+            // `Runtime::drop`'s SeqCst store before `notify_all`'s fence; exactly one
+            // worker wins it.
+            if m.driver.consumed.load(Ordering::SeqCst) == total
+                && !m.done.swap(true, Ordering::SeqCst)
+            {
+                // Everything consumed: shut down like `Runtime::drop` does.
+                m.idle.notify_all();
+            }
             if take(m) {
-                if consumed.fetch_add(1, Ordering::Relaxed) + 1 == total {
-                    // The last item: shut down like `Runtime::drop` does.
-                    m.done.store(true, Ordering::SeqCst);
-                    m.idle.notify_all();
-                }
+                // SeqCst: pairs with the shutdown check's SeqCst load above.
+                m.driver.consumed.fetch_add(1, Ordering::SeqCst);
                 continue;
             }
+            // SeqCst: pairs with the SeqCst swap that sets `done`.
             if m.done.load(Ordering::SeqCst) {
                 return;
             }
@@ -212,32 +322,47 @@ mod tests {
                 m.idle.unregister(me);
                 continue;
             }
-            loom::thread::park();
+            unparker.park();
             m.idle.unregister(me);
         }
     }
 
-    /// `total` items pushed from outside the workers, each followed by `notify_one`; if
-    /// a wake-up were lost, both workers would park forever and loom reports a deadlock.
-    fn run(total: usize, preemptions: usize) {
+    /// `items` pushed from outside the workers (each followed by `notify_one`) and `io`
+    /// events from an I/O source; a lost wake-up shows as a loom deadlock.
+    fn run(items: usize, io: usize, preemptions: usize) {
         let mut model = loom::model::Builder::new();
-        // Bounded so the model finishes in seconds; bugs of this kind (a missed Dekker
-        // pair) show up within two or three preemptions.
+        // Bounded so the model finishes in reasonable time; bugs of this kind (a missed
+        // Dekker pair, a wake sent to the wrong primitive) show up within two or three
+        // preemptions.
         model.preemption_bound = Some(preemptions);
         model.check(move || {
             let m = Arc::new(Model {
                 idle: Idle::new(2),
+                driver: std::sync::Arc::new(FakeDriver {
+                    held: AtomicBool::new(false),
+                    epoll: Mutex::new(Epoll::default()),
+                    cv: Condvar::new(),
+                    consumed: AtomicUsize::new(0),
+                }),
                 queued: AtomicUsize::new(0),
                 done: AtomicBool::new(false),
             });
-            let consumed = Arc::new(AtomicUsize::new(0));
-            let handles: Vec<_> = (0..2)
+            let total = items + io;
+            let mut handles: Vec<_> = (0..2)
                 .map(|me| {
-                    let (m, consumed) = (m.clone(), consumed.clone());
-                    loom::thread::spawn(move || worker(&m, me, &consumed, total))
+                    let m = m.clone();
+                    loom::thread::spawn(move || worker(&m, me, total))
                 })
                 .collect();
-            for _ in 0..total {
+            if io > 0 {
+                let m = m.clone();
+                handles.push(loom::thread::spawn(move || {
+                    for _ in 0..io {
+                        m.driver.post_io();
+                    }
+                }));
+            }
+            for _ in 0..items {
                 // Release: publishes the item (pairs with `take`'s Acquire).
                 m.queued.fetch_add(1, Ordering::Release);
                 m.idle.notify_one();
@@ -245,17 +370,27 @@ mod tests {
             for h in handles {
                 h.join().unwrap();
             }
-            assert_eq!(consumed.load(Ordering::Relaxed), total);
+            assert_eq!(m.driver.consumed.load(Ordering::Relaxed), total);
         });
     }
 
     #[test]
     fn one_item_no_lost_wakeup() {
-        run(1, 3);
+        run(1, 0, 3);
     }
 
     #[test]
     fn two_items_no_lost_wakeup() {
-        run(2, 2);
+        run(2, 0, 2);
+    }
+
+    #[test]
+    fn io_event_reaches_a_worker() {
+        run(0, 1, 3);
+    }
+
+    #[test]
+    fn item_and_io_event_no_lost_wakeup() {
+        run(1, 1, 2);
     }
 }

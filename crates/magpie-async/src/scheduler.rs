@@ -4,10 +4,10 @@
 //! ([`Shared::spawn`]).
 //!
 //! A task woken on a worker thread goes to that worker's local queue (no shared write at
-//! all in the common case) — also when the worker is parked and its thread is handing
-//! out reactor events inside `block_on`: then the push wakes that worker itself. Any
-//! other wake (another thread, async-io's helper thread) goes to the injector and wakes
-//! a parked worker (the producer side of [`crate::park`]).
+//! all in the common case) — also when the worker holds the I/O driver and is handing
+//! out its events: the worker runs those tasks itself when it returns from the driver.
+//! Any other wake (another thread, async-io's timer thread) goes to the injector and
+//! wakes a parked worker (the producer side of [`crate::park`]).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -19,6 +19,7 @@ use futures_lite::FutureExt;
 use magpie::policy::{Topology, VictimPolicy};
 use magpie_queue::fifo;
 
+use crate::driver::Driver;
 use crate::injector::Injector;
 use crate::join::JoinHandle;
 use crate::park::Idle;
@@ -42,6 +43,9 @@ pub(crate) struct Shared {
     pub(crate) topology: Topology,
     pub(crate) steal_batch: usize,
     pub(crate) tasks_run: Box<[Counter]>,
+    /// The I/O driver the workers poll (`None` only in the single-threaded core tests,
+    /// which run under Miri without epoll).
+    pub(crate) driver: Option<Arc<Driver>>,
 }
 
 impl Shared {
@@ -49,6 +53,7 @@ impl Shared {
         stealers: Vec<fifo::Stealer<Runnable>>,
         policy: Box<dyn VictimPolicy>,
         steal_batch: usize,
+        driver: Option<Arc<Driver>>,
     ) -> Self {
         let workers = stealers.len();
         Self {
@@ -61,6 +66,7 @@ impl Shared {
             steal_batch,
             tasks_run: (0..workers).map(|_| Counter::default()).collect(),
             stealers: stealers.into_boxed_slice(),
+            driver,
         }
     }
 

@@ -26,7 +26,7 @@ impl Drop for DropCount {
 /// A one-worker core with a tiny queue (2 blocks of 4), so overflow is exercised.
 fn core() -> (Arc<Shared>, Local) {
     let (queue, stealer) = RunQueue::new(Config::new(2, 4).unwrap());
-    let shared = Arc::new(Shared::new(vec![stealer], Box::new(Random), 4));
+    let shared = Arc::new(Shared::new(vec![stealer], Box::new(Random), 4, None));
     let local = Local::new(&shared, 0, queue);
     (shared, local)
 }

@@ -1,19 +1,18 @@
 //! A worker thread: its local state ([`Local`]) and its scheduling loop
-//! ([`WorkerLoop`]), a future driven by [`async_io::block_on`].
+//! ([`WorkerLoop`]).
 //!
 //! Each turn takes a task from, in order: the injector every [`FAIRNESS_INTERVAL`]
 //! ticks (so remote wakes are not starved by a busy local queue), the local FIFO queue,
 //! a batch from the injector, a batch stolen from a victim chosen by the runtime's
 //! [`VictimPolicy`](magpie::policy::VictimPolicy). After [`EVENT_INTERVAL`] tasks the
-//! loop yields to `block_on` (waking itself first), which then polls the reactor
-//! without blocking, so I/O readiness is seen while every worker is busy. With nothing
-//! to run it parks by the protocol of [`crate::park`].
+//! loop polls the I/O driver without blocking (if no other worker holds it), so I/O
+//! readiness is seen while every worker is busy. With nothing to run it parks by the
+//! protocol of [`crate::park`], in the driver (epoll) if it is free, else on its
+//! condvar ([`crate::parker`]).
 
-use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::Waker;
 use std::time::Duration;
 
 use async_task::Runnable;
@@ -21,6 +20,8 @@ use magpie::policy::{StealOutcome, Thief, Victims};
 use magpie::Rng;
 use magpie_queue::Steal;
 
+use crate::driver::Driver;
+use crate::parker::{Parker, Unparker};
 use crate::run_queue::RunQueue;
 use crate::scheduler::Shared;
 use crate::sync::Ordering;
@@ -39,11 +40,11 @@ pub(crate) struct Local {
     shared: *const Shared,
     index: usize,
     queue: RunQueue,
-    /// While the loop is parked in `block_on`: its waker. Wakes on this thread then come
-    /// from `block_on` processing reactor events (or timers) on the loop's behalf; they
-    /// still go to the local queue, and the first one wakes the loop, so the thread that
-    /// saw the events runs their tasks instead of handing them to another worker.
-    parked: std::cell::Cell<Option<std::task::Waker>>,
+    /// Whether the worker is parked and on the idle list. Wakes on this thread then come
+    /// from the I/O driver it holds, dispatching events; they go to the local queue (this
+    /// thread runs those tasks when the driver returns), and the first one takes the
+    /// worker off the idle list so a parallelism wake picks another worker.
+    idle_registered: std::cell::Cell<bool>,
     /// The task woken last by the task this worker is running, run next (tokio's LIFO
     /// slot): a message's receiver runs while the message is hot in cache. Not
     /// stealable; used at most [`MAX_LIFO_POLLS`] times in a row.
@@ -58,7 +59,7 @@ impl Local {
             shared: Arc::as_ptr(shared),
             index,
             queue,
-            parked: std::cell::Cell::new(None),
+            idle_registered: std::cell::Cell::new(false),
             lifo: std::cell::Cell::new(None),
             in_task: std::cell::Cell::new(false),
         }
@@ -82,8 +83,8 @@ impl Local {
     /// A wake-up on this worker: into the local queue. Spills to the injector when full.
     ///
     /// Liveness: either the loop is running (it never parks with a non-empty local
-    /// queue), or it is parked and the first such push wakes it through its `block_on`
-    /// waker (the token is sticky, so `block_on` re-polls even if it is mid-`react`).
+    /// queue), or this push comes from the driver's dispatch on this very thread, and
+    /// the driver returns to the loop right after.
     #[inline]
     pub(crate) fn push(&self, runnable: Runnable, shared: &Shared) {
         self.push_back(runnable, shared);
@@ -104,10 +105,9 @@ impl Local {
     #[inline]
     fn push_back(&self, runnable: Runnable, shared: &Shared) {
         let spilled = self.queue.push(runnable, &shared.injector);
-        if let Some(waker) = self.parked.take() {
+        if self.idle_registered.replace(false) {
             // Off the idle list first, so a parallelism wake below picks another worker.
             shared.idle.unregister(self.index);
-            waker.wake();
         }
         if spilled {
             shared.idle.notify_one();
@@ -119,7 +119,7 @@ impl Local {
     }
 
     /// Pops the oldest local task (the single-threaded core tests drive the queue).
-    #[cfg(test)]
+    #[cfg(all(test, not(magpie_async_loom)))]
     pub(crate) fn pop(&self) -> Option<Runnable> {
         self.lifo.take().or_else(|| self.queue.pop())
     }
@@ -170,15 +170,16 @@ impl Victims for View<'_> {
     }
 }
 
-/// The scheduling loop of one worker, as a future for `async_io::block_on`.
+/// The scheduling loop of one worker.
 pub(crate) struct WorkerLoop<'a> {
     shared: &'a Arc<Shared>,
     local: &'a Local,
+    driver: Arc<Driver>,
+    unparker: Arc<Unparker<Driver>>,
     thief: Option<Box<dyn Thief>>,
     rng: Rng,
     tick: u32,
     lifo_polls: u32,
-    registered: bool,
     searching: bool,
     batch: Vec<Runnable>,
 }
@@ -187,19 +188,23 @@ impl<'a> WorkerLoop<'a> {
     pub(crate) fn new(shared: &'a Arc<Shared>, local: &'a Local) -> Self {
         let workers = shared.workers();
         let thief = (workers > 1).then(|| shared.policy.thief(local.index, workers));
+        let driver = shared
+            .driver
+            .clone()
+            .expect("a runtime's workers have a driver");
         Self {
             shared,
             local,
+            unparker: Arc::new(Unparker::new(driver.clone())),
+            driver,
             thief,
             rng: Rng::new(0x9e37_79b9_7f4a_7c15 ^ (local.index as u64 + 1)),
             tick: 0,
             lifo_polls: 0,
-            registered: false,
             searching: false,
             batch: Vec::new(),
         }
     }
-
     /// The next task to run, if any worker-visible queue has one.
     fn next_task(&mut self) -> Option<Runnable> {
         self.tick = self.tick.wrapping_add(1);
@@ -293,45 +298,47 @@ impl<'a> WorkerLoop<'a> {
     }
 }
 
-impl Future for WorkerLoop<'_> {
-    type Output = ();
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let this = &mut *self;
-        this.local.parked.set(None);
-        if this.registered {
-            this.registered = false;
-            this.searching = true;
-            this.shared.idle.unregister(this.local.index);
-        }
+impl WorkerLoop<'_> {
+    /// Runs tasks until shutdown.
+    fn run_loop(&mut self) {
+        // What producers wake: unparks this thread, in the driver or on its condvar.
+        let waker = Waker::from(self.unparker.clone());
+        let me = self.local.index;
         let mut budget = EVENT_INTERVAL;
         loop {
-            if this.shared.is_shutdown() {
-                this.stop_searching();
-                return Poll::Ready(());
+            if self.shared.is_shutdown() {
+                self.stop_searching();
+                return;
             }
-            if let Some(runnable) = this.next_task() {
-                this.stop_searching();
-                this.run(runnable);
+            if let Some(runnable) = self.next_task() {
+                self.stop_searching();
+                self.run(runnable);
                 budget -= 1;
                 if budget == 0 {
-                    // Let `block_on` poll the reactor (it sees its own notification and
-                    // does a non-blocking `react`), then come straight back.
-                    cx.waker().wake_by_ref();
-                    return Poll::Pending;
+                    budget = EVENT_INTERVAL;
+                    // A look at I/O readiness while busy; its wakes land in this
+                    // worker's local queue.
+                    Parker::poll_driver(&*self.driver);
                 }
                 continue;
             }
             // Park protocol, worker side (see `park`): register, fence, recheck.
-            this.shared.idle.register(this.local.index, cx.waker());
-            if this.shared.has_work(this.local.index) {
-                this.shared.idle.unregister(this.local.index);
+            self.shared.idle.register(me, &waker);
+            if self.shared.has_work(me) {
+                self.shared.idle.unregister(me);
                 continue;
             }
-            this.stop_searching();
-            this.registered = true;
-            this.local.parked.set(Some(cx.waker().clone()));
-            return Poll::Pending;
+            self.stop_searching();
+            self.local.idle_registered.set(true);
+            self.unparker.park();
+            // Woken by a producer (which took it off the list), by I/O events (whose
+            // first local push took it off), or spuriously: off the list either way.
+            if self.local.idle_registered.replace(false) {
+                self.shared.idle.unregister(me);
+            }
+            // Counted as searching only if a producer's `wake_one` woke it.
+            self.searching = self.shared.idle.take_counted(me);
+            budget = EVENT_INTERVAL;
         }
     }
 }
@@ -342,7 +349,7 @@ pub(crate) fn run_worker(shared: Arc<Shared>, index: usize, queue: RunQueue) {
     let local = Local::new(&shared, index, queue);
     crate::context::enter(&handle, || {
         crate::context::set_local(&local, || {
-            async_io::block_on(WorkerLoop::new(&shared, &local));
+            WorkerLoop::new(&shared, &local).run_loop();
         });
     });
     if shared.idle.sleeping() > 0 {

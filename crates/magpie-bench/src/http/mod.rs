@@ -231,7 +231,7 @@ fn report(
         "hyper HTTP/1 hello server, {WORKERS} workers per runtime, wrk -t1 {secs} s per point, \
          {reps} interleaved repetitions{}\n\
          cores: 2, shared unpinned by the server's {WORKERS} workers (+ async-io's helper thread \
-         for magpie and smol) and wrk's 1 thread; loopback only\n\
+         for smol) and wrk's 1 thread; loopback only\n\
          {:<8} {:>6} {:>11} {:>11} {:>11} {:>8} {:>8} {:>8} {:>10} {:>7} {:>8}\n",
         if quick { " (QUICK: not evidence)" } else { "" },
         "runtime",

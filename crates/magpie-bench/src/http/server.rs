@@ -45,8 +45,9 @@ where
 /// Runs the server of `kind` with `workers` workers on 127.0.0.1 (an OS-chosen port),
 /// prints `listening <addr>` on stdout and serves until the process is killed. The
 /// accept loop is a task on the runtime, so the server has exactly its `workers`
-/// threads (plus async-io's helper thread for magpie and smol). magpie and smol share
-/// the I/O adapter (magpie-async's `HyperIo` over async-io), tokio uses hyper-util's.
+/// threads (plus async-io's helper thread for smol). magpie uses its own sockets
+/// (`magpie_async::net`, mio) with `HyperIo`, smol async-io's with magpie-async's
+/// `HyperAsyncIo` (the same read path), tokio hyper-util's adapter.
 pub fn serve(kind: Kind, workers: usize) -> std::io::Result<()> {
     let rt = Rt::new(kind, workers).map_err(|e| std::io::Error::other(e.to_string()))?;
     let listener = TcpListener::bind(("127.0.0.1", 0))?;
@@ -68,7 +69,17 @@ pub fn serve(kind: Kind, workers: usize) -> std::io::Result<()> {
                 }
             });
         }
-        Kind::Magpie | Kind::Smol => {
+        Kind::Magpie => {
+            let sp = spawner.clone();
+            // Registered from inside the runtime (a task), with its I/O driver.
+            spawner.spawn(async move {
+                match magpie_async::net::TcpListener::from_std(listener) {
+                    Ok(listener) => accept_magpie(listener, sp).await,
+                    Err(e) => eprintln!("bench-http-server: {e}"),
+                }
+            });
+        }
+        Kind::Smol => {
             let listener = async_io::Async::new(listener)?;
             let sp = spawner.clone();
             spawner.spawn(accept_futures_io(listener, sp));
@@ -86,6 +97,15 @@ pub fn serve(kind: Kind, workers: usize) -> std::io::Result<()> {
 async fn accept_futures_io(listener: async_io::Async<TcpListener>, sp: Spawner) {
     while let Ok((stream, _)) = listener.accept().await {
         let _ = stream.get_ref().set_nodelay(true);
+        sp.spawn(connection(magpie_async::hyper_rt::HyperAsyncIo::new(
+            stream,
+        )));
+    }
+}
+
+async fn accept_magpie(listener: magpie_async::net::TcpListener, sp: Spawner) {
+    while let Ok((stream, _)) = listener.accept().await {
+        let _ = stream.set_nodelay(true);
         sp.spawn(connection(magpie_async::hyper_rt::HyperIo::new(stream)));
     }
 }

@@ -1,29 +1,14 @@
-//! hyper 1.x on magpie-async (feature `hyper`): [`HyperExecutor`] spawns hyper's
-//! background futures (HTTP/2 needs it), [`HyperIo`] makes async-io's
-//! `Async<TcpStream>` a hyper `rt::Read`/`rt::Write`.
+//! [`HyperAsyncIo`]: async-io's `Async<TcpStream>` as hyper I/O, for executors other
+//! than magpie-async (the benchmark's smol server; magpie-async itself uses
+//! [`HyperIo`](super::HyperIo) over its own driver).
 //!
-//! `HyperIo` is a small adapter of its own rather than smol-hyper's `FuturesIo`, for two
-//! costs measured under `magpie bench http` (strace): `FuturesIo` zeroes hyper's whole
-//! read buffer (8 KiB and up) before every read, and a read after a short read almost
-//! always fails with `EAGAIN` — about two failed `recvfrom` per request. `HyperIo`
-//! reads straight into hyper's uninitialised buffer with `recv(2)` and, after a short
-//! read, waits for readiness before trying again (tokio's trick). It works with any
-//! executor, so the benchmark's smol server uses it too.
-//!
-//! ```no_run
-//! use std::net::TcpListener;
-//! use magpie_async::{hyper_rt::HyperIo, Async};
-//!
-//! let rt = magpie_async::Runtime::new().unwrap();
-//! rt.block_on(async {
-//!     let listener = Async::<TcpListener>::bind(([127, 0, 0, 1], 0)).unwrap();
-//!     let (stream, _) = listener.accept().await.unwrap();
-//!     let io = HyperIo::new(stream); // ready for hyper::server::conn::http1::Builder
-//!     # drop(io);
-//! });
-//! ```
+//! A small adapter of its own rather than smol-hyper's `FuturesIo`, for two costs
+//! measured under `magpie bench http` (strace): `FuturesIo` zeroes hyper's whole read
+//! buffer (8 KiB and up) before every read, and a read after a short read almost always
+//! fails with `EAGAIN` — about two failed `recvfrom` per request. `HyperAsyncIo` reads
+//! straight into hyper's uninitialised buffer with `recv(2)` and, after a short read,
+//! waits for readiness before trying again (tokio's trick).
 
-use std::future::Future;
 use std::io::{self, IoSlice, Write};
 use std::net::{Shutdown, TcpStream};
 use std::os::fd::AsRawFd;
@@ -33,48 +18,15 @@ use std::task::{ready, Context, Poll};
 use async_io::Async;
 use hyper::rt::ReadBufCursor;
 
-use crate::handle::Handle;
-
-/// Spawns hyper's futures onto a magpie-async runtime (detached).
-#[derive(Clone, Debug)]
-pub struct HyperExecutor {
-    handle: Handle,
-}
-
-impl HyperExecutor {
-    /// An executor spawning onto `handle`'s runtime.
-    pub fn new(handle: Handle) -> Self {
-        Self { handle }
-    }
-
-    /// An executor for the current runtime ([`Handle::current`]).
-    ///
-    /// # Panics
-    /// Outside a runtime.
-    pub fn current() -> Self {
-        Self::new(Handle::current())
-    }
-}
-
-impl<F> hyper::rt::Executor<F> for HyperExecutor
-where
-    F: Future + Send + 'static,
-    F::Output: Send + 'static,
-{
-    fn execute(&self, future: F) {
-        drop(self.handle.spawn(future));
-    }
-}
-
 /// An async-io TCP stream as hyper I/O.
 #[derive(Debug)]
-pub struct HyperIo {
+pub struct HyperAsyncIo {
     io: Async<TcpStream>,
     /// False after a short read or `EAGAIN`: wait for readiness before reading again.
     maybe_readable: bool,
 }
 
-impl HyperIo {
+impl HyperAsyncIo {
     /// Wraps a connected stream.
     pub fn new(io: Async<TcpStream>) -> Self {
         Self {
@@ -94,7 +46,7 @@ impl HyperIo {
     }
 }
 
-impl hyper::rt::Read for HyperIo {
+impl hyper::rt::Read for HyperAsyncIo {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -140,7 +92,7 @@ impl hyper::rt::Read for HyperIo {
     }
 }
 
-impl HyperIo {
+impl HyperAsyncIo {
     fn poll_io<R>(
         &self,
         cx: &mut Context<'_>,
@@ -157,7 +109,7 @@ impl HyperIo {
     }
 }
 
-impl hyper::rt::Write for HyperIo {
+impl hyper::rt::Write for HyperAsyncIo {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,

@@ -1,0 +1,92 @@
+//! [`TcpListener`]: a mio TCP listener registered with the runtime's driver.
+
+use std::io;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
+use std::task::{Context, Poll};
+
+use mio::Interest;
+
+use super::TcpStream;
+use crate::driver::scheduled_io::{Direction, READABLE, WRITABLE};
+use crate::driver::{Driver, Registration};
+
+/// An asynchronous TCP listener on the current runtime's I/O driver (registered once,
+/// edge-triggered). Create it inside the runtime (a task or `block_on`).
+#[derive(Debug)]
+pub struct TcpListener {
+    // Field order: `registration` must deregister (in `Drop`) before `io` closes.
+    registration: Registration,
+    io: mio::net::TcpListener,
+}
+
+impl TcpListener {
+    /// Binds to the first address of `addr` that works (`SO_REUSEADDR`, mio's backlog).
+    ///
+    /// # Errors
+    /// Outside a runtime, or if no address can be bound.
+    pub fn bind(addr: impl ToSocketAddrs) -> io::Result<Self> {
+        let mut last = None;
+        for addr in addr.to_socket_addrs()? {
+            match mio::net::TcpListener::bind(addr) {
+                Ok(io) => return Self::register(io),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no address")))
+    }
+
+    /// Registers a bound listener with the current runtime; makes it non-blocking.
+    pub fn from_std(listener: std::net::TcpListener) -> io::Result<Self> {
+        listener.set_nonblocking(true)?;
+        Self::register(mio::net::TcpListener::from_std(listener))
+    }
+
+    fn register(mut io: mio::net::TcpListener) -> io::Result<Self> {
+        // Assumed ready: the first accept tries the syscall (a backlog may be waiting).
+        let registration =
+            Registration::new(Driver::current()?, &mut io, Interest::READABLE, READABLE)?;
+        Ok(Self { registration, io })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.io.local_addr()
+    }
+
+    /// Accepts a connection, registered with the same runtime.
+    pub async fn accept(&self) -> io::Result<(TcpStream, SocketAddr)> {
+        std::future::poll_fn(|cx| self.poll_accept(cx)).await
+    }
+
+    /// Polls for a connection.
+    pub fn poll_accept(&self, cx: &mut Context<'_>) -> Poll<io::Result<(TcpStream, SocketAddr)>> {
+        self.registration
+            .poll_io(cx, Direction::Read, || self.io.accept())
+            .map(|accepted| {
+                let (io, addr) = accepted?;
+                // A fresh connection's request usually is already there: try reading
+                // before waiting for the registration's first event.
+                Ok((TcpStream::register(io, READABLE | WRITABLE)?, addr))
+            })
+    }
+}
+
+impl Drop for TcpListener {
+    fn drop(&mut self) {
+        // Out of the epoll set before `io` closes the fd.
+        let _ = self.registration.deregister(&mut self.io);
+    }
+}
+
+impl AsRawFd for TcpListener {
+    fn as_raw_fd(&self) -> RawFd {
+        self.io.as_raw_fd()
+    }
+}
+
+impl AsFd for TcpListener {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.io.as_fd()
+    }
+}
