@@ -209,8 +209,8 @@ impl WorkerThread {
             // The owner runs its shared jobs itself if nobody takes them, so a missed
             // wake-up here costs parallelism, never progress: skip the fence when
             // nobody is idle.
-            if self.registry.sleep.anyone_idle() {
-                self.registry.sleep.notify_work();
+            if self.registry.sleep.anyone_idle() && self.registry.sleep.notify_work() {
+                bump(&self.counters().wakes, 1);
             }
         } else if matches!(self.local, LocalQueue::Fifo(_)) {
             if let Some(block) = self.local.pop_block() {
@@ -387,8 +387,9 @@ impl WorkerThread {
     /// A victim with exactly one stealable job that keeps finishing tasks is almost
     /// always about to pop that job back itself: a chain of spawns (each task spawns the
     /// next) shares every new task (the pusher is alone), and stealing it moves the whole
-    /// chain, with its scope counts and cache lines, to the thief, then back again:
-    /// ping-pong that made the chain benchmark bimodal (issue 21). So a lone job is
+    /// chain, with its scope counts and cache lines, to the thief, then back again
+    /// (issue 21; most of that ping-pong came from thieves woken by every share, which
+    /// `wait_until_cold` avoids by not parking while work is being shared). So a lone job is
     /// taken only when the victim's tasks-run counter has not moved since the previous
     /// look at this victim's lone job: the victim is stuck in one long task (or
     /// descheduled) and the job would otherwise wait for all of it (BWoS §8). A skipped
@@ -433,6 +434,18 @@ impl WorkerThread {
         Some(first)
     }
 
+    /// How often the other workers made jobs stealable so far (their `shares`
+    /// counters): the sign that work keeps appearing (see `wait_until_cold`).
+    fn others_shares(&self) -> u64 {
+        self.registry
+            .threads
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != self.index)
+            .map(|(_, t)| t.counters.shares.load(std::sync::atomic::Ordering::Relaxed))
+            .fold(0, u64::wrapping_add)
+    }
+
     /// Whether work is visible anywhere a thief could take it (the sleep re-check).
     fn work_visible(&self) -> bool {
         !self.registry.injector.is_empty()
@@ -464,11 +477,14 @@ impl WorkerThread {
         let sleep = &self.registry.sleep;
         let mut searching_since = searching.then(Instant::now);
         let mut rounds = 0u32;
+        let mut shares_seen = self.others_shares();
         while !latch.probe() {
             if let Some(job) = self.find_work() {
                 if let Some(since) = searching_since.take() {
                     self.add_idle(since);
-                    sleep.work_found();
+                    if sleep.work_found() {
+                        bump(&self.counters().wakes, 1);
+                    }
                 }
                 rounds = 0;
                 self.execute(job);
@@ -482,6 +498,7 @@ impl WorkerThread {
                     break;
                 }
                 searching_since = Some(Instant::now());
+                shares_seen = self.others_shares();
                 sleep.start_searching();
             }
             rounds += 1;
@@ -493,6 +510,18 @@ impl WorkerThread {
             }
             if rounds <= SEARCH_ROUNDS {
                 std::thread::yield_now();
+                continue;
+            }
+            // Work is flowing: another worker shared jobs during this search (a chain of
+            // spawns shares every task). Parking now would only have its next share wake
+            // us again at once — a futex wake on its hot path per park, and a woken
+            // thief that preempts it and takes its job (issue 21). Keep searching
+            // (yielding) instead, as rayon's sleepy workers do while its jobs-event
+            // counter moves; a quiet pool still parks after one quiet search.
+            let shares = self.others_shares();
+            if shares != shares_seen {
+                shares_seen = shares;
+                rounds = SPIN_ROUNDS;
                 continue;
             }
             rounds = 0;
