@@ -62,4 +62,29 @@ fn main() {
         );
         prev = now;
     }
+    // The pool must sleep once the work stops: CPU time over the next second.
+    let cpu0 = cpu_secs();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let now = pool.stats();
+    println!(
+        "idle after the last run: {:.2} % of a core over 1 s; parks {:?}",
+        100.0 * (cpu_secs() - cpu0),
+        now.workers
+            .iter()
+            .zip(&prev.workers)
+            .map(|(a, b)| a.parks - b.parks)
+            .collect::<Vec<_>>()
+    );
+}
+
+/// CPU time of this process so far, in seconds.
+fn cpu_secs() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid clock id and a pointer to a live timespec.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
