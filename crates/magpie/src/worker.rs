@@ -24,6 +24,10 @@ const SPIN_ROUNDS: u32 = 8;
 /// 10–100 µs: long enough to catch the next stealable job of a running computation,
 /// short enough that an idle pool sleeps at once.
 const SEARCH_ROUNDS: u32 = 40;
+/// How long a victim's only stealable job must stay the same job before a thief takes
+/// it (see `lone_job_waits`): dozens of tiny tasks, and little next to a task worth
+/// stealing (a `join` half that is still running).
+const LONE_PATIENCE: Duration = Duration::from_micros(2);
 /// Largest batch a worker takes from the injector at once.
 const INJECTOR_BATCH: usize = 32;
 /// Scope counts a worker takes ahead for spawns, and finished scope jobs it reports at
@@ -54,9 +58,9 @@ pub(crate) struct WorkerThread {
     scope_done: Cell<(*const CountLatch, usize)>,
     /// Job slots freed here for other workers' caches.
     outbox: Outbox,
-    /// The last lone job seen at a victim: (victim, its tasks-run counter then); see
-    /// `lone_job_waits`.
-    lone_seen: Cell<(usize, u64)>,
+    /// The last lone job seen at a victim: (victim, its shares counter — FIFO: tasks-run
+    /// counter — then, when first seen); see `lone_job_waits`.
+    lone_seen: Cell<(usize, u64, Instant)>,
     /// `!Send` / `!Sync`: a worker is used only by its own thread.
     _not_send: PhantomData<*const ()>,
 }
@@ -90,7 +94,7 @@ impl WorkerThread {
             scope_credit: Cell::new((ptr::null(), 0)),
             scope_done: Cell::new((ptr::null(), 0)),
             outbox: Outbox::new(),
-            lone_seen: Cell::new((usize::MAX, 0)),
+            lone_seen: Cell::new((usize::MAX, 0, Instant::now())),
             _not_send: PhantomData,
         }
     }
@@ -382,27 +386,54 @@ impl WorkerThread {
         None
     }
 
-    /// Whether to leave `victim`'s only stealable job alone for now.
+    /// Whether to skip `victim` for now: it shows nothing to steal, or only one job
+    /// that its owner is about to pop back itself.
     ///
-    /// A victim with exactly one stealable job that keeps finishing tasks is almost
-    /// always about to pop that job back itself: a chain of spawns (each task spawns the
-    /// next) shares every new task (the pusher is alone), and stealing it moves the whole
-    /// chain, with its scope counts and cache lines, to the thief, then back again
-    /// (issue 21; most of that ping-pong came from thieves woken by every share, which
-    /// `wait_until_cold` avoids by not parking while work is being shared). So a lone job is
-    /// taken only when the victim's tasks-run counter has not moved since the previous
-    /// look at this victim's lone job: the victim is stuck in one long task (or
-    /// descheduled) and the job would otherwise wait for all of it (BWoS §8). A skipped
-    /// look is not reported to the victim policy.
+    /// A chain of spawns (each task spawns the next) shares every new task (the pusher
+    /// is alone), so the victim's queue flickers between zero and one stealable job
+    /// every few tens of nanoseconds. A thief that steals it moves the whole chain, with
+    /// its scope counts and cache lines, to itself; the former owner, now a fresh
+    /// searcher, steals it back the same way: the ping-pong that made the 1M chain
+    /// bimodal (issue 21: 2,000–7,000 steals per run against 0–2 in fast runs). Two
+    /// holes let it through the first version of this rule, which compared the
+    /// victim's tasks-run counter at two looks:
+    /// * a look that saw *no* job went on to attempt the steal, and the attempt, a
+    ///   moment later, took the job the victim had pushed meanwhile (almost all of the
+    ///   ping-pong steals); so an empty victim is skipped without an attempt;
+    /// * the two looks were nanoseconds apart (one `steal` call), which proves nothing
+    ///   against tasks of tens of nanoseconds; and the tasks-run counter is the wrong
+    ///   signal for fork-join, whose owner keeps finishing small tasks deep in its
+    ///   recursion while its lone job (the big sibling) waits.
+    ///
+    /// So a lone job is taken only once it has provably been the *same* job for
+    /// [`LONE_PATIENCE`]: the victim's `shares` counter (LIFO: one grant per lone-job
+    /// push) has not moved, so it pushed nothing new and did not pop the job back — it
+    /// is busy with a long task (a `join`'s first half) or descheduled, and the job
+    /// would otherwise wait for all of it (BWoS §8). FIFO queues publish every push
+    /// without a grant and keep the tasks-run counter. A skipped look is not reported to
+    /// the victim policy.
     fn lone_job_waits(&self, victim: usize) -> bool {
         let t = &self.registry.threads[victim];
-        if t.stealer.stealable_len() != 1 {
-            return false;
+        match t.stealer.stealable_len() {
+            // Nothing to take now. Attempting anyway would take whatever the victim
+            // shares in the meantime — in a chain, its next task a moment after the
+            // push — without the check below: most of the ping-pong steals.
+            0 => return true,
+            1 => {}
+            _ => return false,
         }
-        let ran = t.counters.tasks.load(std::sync::atomic::Ordering::Relaxed);
-        let waits = self.lone_seen.get() != (victim, ran);
-        self.lone_seen.set((victim, ran));
-        waits
+        let mark = match self.local {
+            LocalQueue::Lifo(_) => &t.counters.shares,
+            LocalQueue::Fifo(_) => &t.counters.tasks,
+        }
+        .load(std::sync::atomic::Ordering::Relaxed);
+        let now = Instant::now();
+        let (v, m, since) = self.lone_seen.get();
+        if (v, m) != (victim, mark) {
+            self.lone_seen.set((victim, mark, now));
+            return true;
+        }
+        now.duration_since(since) < LONE_PATIENCE
     }
 
     /// A fair share of the injector: at most its length divided by the workers, so two
