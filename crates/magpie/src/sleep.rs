@@ -22,8 +22,12 @@
 //!    this part). While work keeps being shared — a chain of spawns shares every task
 //!    — parking would only make the next share wake it again at once: a futex wake on
 //!    the sharer's hot path per cycle, and a woken thief that often preempts the sharer
-//!    and takes its job (the bimodal spawn chain of issue 21). This only delays
-//!    sleeping; it cannot lose a wake-up.
+//!    and takes its job (the bimodal spawn chain of issue 21). Such a searcher looks
+//!    only every `STAY_AWAKE_PAUSE` (a timed sleep, still counted as a searcher): at
+//!    full speed its looks cost the sharer cache misses on the lines it writes per
+//!    task. Work injected meanwhile waits at most that pause (plus timer slack); the
+//!    searcher finds it at its next look. This only delays sleeping; it cannot lose a
+//!    wake-up.
 //! 3. Whoever makes work visible to other workers (a push to the injector, a spill, an
 //!    owner sharing its block) calls [`Sleep::notify_work`]: SeqCst fence, then read
 //!    `state`; if nobody searches and someone sleeps, wake one ([`Sleep::wake_one`]

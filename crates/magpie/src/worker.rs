@@ -28,6 +28,9 @@ const SEARCH_ROUNDS: u32 = 40;
 /// it (see `lone_job_waits`): dozens of tiny tasks, and little next to a task worth
 /// stealing (a `join` half that is still running).
 const LONE_PATIENCE: Duration = Duration::from_micros(2);
+/// How long a searcher that stays awake because work keeps being shared (see
+/// `wait_until_cold`) waits between looks.
+const STAY_AWAKE_PAUSE: Duration = Duration::from_micros(20);
 /// Largest batch a worker takes from the injector at once.
 const INJECTOR_BATCH: usize = 32;
 /// Scope counts a worker takes ahead for spawns, and finished scope jobs it reports at
@@ -552,7 +555,12 @@ impl WorkerThread {
             let shares = self.others_shares();
             if shares != shares_seen {
                 shares_seen = shares;
-                rounds = SPIN_ROUNDS;
+                // Look again only now and then: every look reads lines the sharer
+                // writes per task (its queue's block metadata, its counters), and a
+                // thief polling at full speed halved a chain's speed. A sleeping
+                // searcher still counts as one, so shares do not wake anyone.
+                std::thread::sleep(STAY_AWAKE_PAUSE);
+                rounds = SEARCH_ROUNDS - 1;
                 continue;
             }
             rounds = 0;
