@@ -112,7 +112,7 @@ impl Registry {
         if self.injector.push(job).is_err() {
             unreachable!("the injector is never closed");
         }
-        self.sleep.notify_work();
+        let _ = self.sleep.notify_work();
     }
 
     /// Hands a spilled block to the injector, where every worker can take it.
@@ -120,7 +120,7 @@ impl Registry {
         if self.injector.push_batch(jobs).is_err() {
             unreachable!("the injector is never closed");
         }
-        self.sleep.notify_work();
+        let _ = self.sleep.notify_work();
     }
 
     pub(crate) fn wake_specific(&self, worker: usize) {

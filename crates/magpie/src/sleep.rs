@@ -16,6 +16,18 @@
 //!    itself and converts searcher → sleeper in one RMW, then issues a SeqCst fence and
 //!    *re-checks* every place work can appear (the `recheck` closure: the injector, the
 //!    other queues, the latch it waits for). Only if that finds nothing does it block.
+//!    A searcher decides *when* to give up outside this module (`worker.rs`): after a
+//!    bounded number of rounds, and only if no other worker shared jobs during its last
+//!    rounds (their `shares` counters did not move; rayon's jobs-event counter plays
+//!    this part). While work keeps being shared — a chain of spawns shares every task
+//!    — parking would only make the next share wake it again at once: a futex wake on
+//!    the sharer's hot path per cycle, and a woken thief that often preempts the sharer
+//!    and takes its job (the bimodal spawn chain of issue 21). Such a searcher looks
+//!    only every `STAY_AWAKE_PAUSE` (a timed sleep, still counted as a searcher): at
+//!    full speed its looks cost the sharer cache misses on the lines it writes per
+//!    task. Work injected meanwhile waits at most that pause (plus timer slack); the
+//!    searcher finds it at its next look. This only delays sleeping; it cannot lose a
+//!    wake-up.
 //! 3. Whoever makes work visible to other workers (a push to the injector, a spill, an
 //!    owner sharing its block) calls [`Sleep::notify_work`]: SeqCst fence, then read
 //!    `state`; if nobody searches and someone sleeps, wake one ([`Sleep::wake_one`]
@@ -106,24 +118,21 @@ impl Sleep {
         self.state.0.fetch_add(SEARCHER, Relaxed);
     }
 
-    /// The caller, a searcher, found work.
-    pub(crate) fn work_found(&self) {
+    /// The caller, a searcher, found work. Returns whether it woke a sleeper.
+    pub(crate) fn work_found(&self) -> bool {
         // SeqCst: ordered with the fence of a notifier that saw us searching and so did
         // not wake anyone; if we were the last searcher we pass the wake-up on.
         let before = self.state.0.fetch_sub(SEARCHER, SeqCst);
-        if before / SEARCHER == 1 && before % SEARCHER > 0 {
-            self.wake_one();
-        }
+        before / SEARCHER == 1 && before % SEARCHER > 0 && self.wake_one()
     }
 
     /// Work became visible to other workers: wake a sleeper unless someone searches.
-    pub(crate) fn notify_work(&self) {
+    /// Returns whether it woke one.
+    pub(crate) fn notify_work(&self) -> bool {
         // SeqCst fence pairs with the fence in `sleep` (see the module docs).
         fence(SeqCst);
         let s = self.state.0.load(Relaxed);
-        if s / SEARCHER == 0 && s % SEARCHER > 0 {
-            self.wake_one();
-        }
+        s / SEARCHER == 0 && s % SEARCHER > 0 && self.wake_one()
     }
 
     /// Wakes one sleeper, now counted as a searcher. Returns whether one was asleep.
@@ -199,7 +208,7 @@ impl Sleep {
     /// The caller stops searching without having found work (e.g. its latch was set).
     pub(crate) fn stop_searching(&self) {
         // Same reasoning as `work_found`: a notifier may have relied on us.
-        self.work_found();
+        let _ = self.work_found();
     }
 }
 

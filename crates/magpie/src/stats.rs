@@ -18,6 +18,7 @@ pub(crate) struct WorkerCounters {
     pub(crate) spills: AtomicU64,
     pub(crate) shares: AtomicU64,
     pub(crate) parks: AtomicU64,
+    pub(crate) wakes: AtomicU64,
     pub(crate) idle_ns: AtomicU64,
 }
 
@@ -37,6 +38,7 @@ impl WorkerCounters {
             spills: self.spills.load(Relaxed),
             shares: self.shares.load(Relaxed),
             parks: self.parks.load(Relaxed),
+            wakes: self.wakes.load(Relaxed),
             idle: Duration::from_nanos(self.idle_ns.load(Relaxed)),
         }
     }
@@ -59,6 +61,9 @@ pub struct WorkerStats {
     pub shares: u64,
     /// Times the worker went to sleep.
     pub parks: u64,
+    /// Sleeping workers this worker woke because it made work visible (a share, or the
+    /// last searcher's hand-off).
+    pub wakes: u64,
     /// Time spent searching for work or asleep.
     pub idle: Duration,
 }
@@ -72,6 +77,7 @@ impl WorkerStats {
         self.spills += o.spills;
         self.shares += o.shares;
         self.parks += o.parks;
+        self.wakes += o.wakes;
         self.idle += o.idle;
     }
 }
@@ -120,13 +126,22 @@ impl fmt::Display for PoolStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:>6} {:>12} {:>10} {:>10} {:>10} {:>7} {:>7} {:>7} {:>10}",
-            "worker", "tasks", "attempts", "steals", "stolen", "spills", "shares", "parks", "idle"
+            "{:>6} {:>12} {:>10} {:>10} {:>10} {:>7} {:>7} {:>7} {:>7} {:>10}",
+            "worker",
+            "tasks",
+            "attempts",
+            "steals",
+            "stolen",
+            "spills",
+            "shares",
+            "parks",
+            "wakes",
+            "idle"
         )?;
         let row = |f: &mut fmt::Formatter<'_>, name: &str, w: &WorkerStats| {
             writeln!(
                 f,
-                "{:>6} {:>12} {:>10} {:>10} {:>10} {:>7} {:>7} {:>7} {:>9.3}s",
+                "{:>6} {:>12} {:>10} {:>10} {:>10} {:>7} {:>7} {:>7} {:>7} {:>9.3}s",
                 name,
                 w.tasks_run,
                 w.steal_attempts,
@@ -135,6 +150,7 @@ impl fmt::Display for PoolStats {
                 w.spills,
                 w.shares,
                 w.parks,
+                w.wakes,
                 w.idle.as_secs_f64()
             )
         };

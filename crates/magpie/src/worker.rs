@@ -24,6 +24,13 @@ const SPIN_ROUNDS: u32 = 8;
 /// 10–100 µs: long enough to catch the next stealable job of a running computation,
 /// short enough that an idle pool sleeps at once.
 const SEARCH_ROUNDS: u32 = 40;
+/// How long a victim's only stealable job must stay the same job before a thief takes
+/// it (see `lone_job_waits`): dozens of tiny tasks, and little next to a task worth
+/// stealing (a `join` half that is still running).
+const LONE_PATIENCE: Duration = Duration::from_micros(2);
+/// How long a searcher that stays awake because work keeps being shared (see
+/// `wait_until_cold`) waits between looks.
+const STAY_AWAKE_PAUSE: Duration = Duration::from_micros(20);
 /// Largest batch a worker takes from the injector at once.
 const INJECTOR_BATCH: usize = 32;
 /// Scope counts a worker takes ahead for spawns, and finished scope jobs it reports at
@@ -54,9 +61,9 @@ pub(crate) struct WorkerThread {
     scope_done: Cell<(*const CountLatch, usize)>,
     /// Job slots freed here for other workers' caches.
     outbox: Outbox,
-    /// The last lone job seen at a victim: (victim, its tasks-run counter then); see
-    /// `lone_job_waits`.
-    lone_seen: Cell<(usize, u64)>,
+    /// The last lone job seen at a victim: (victim, its shares counter — FIFO: tasks-run
+    /// counter — then, when first seen); see `lone_job_waits`.
+    lone_seen: Cell<(usize, u64, Instant)>,
     /// `!Send` / `!Sync`: a worker is used only by its own thread.
     _not_send: PhantomData<*const ()>,
 }
@@ -90,7 +97,7 @@ impl WorkerThread {
             scope_credit: Cell::new((ptr::null(), 0)),
             scope_done: Cell::new((ptr::null(), 0)),
             outbox: Outbox::new(),
-            lone_seen: Cell::new((usize::MAX, 0)),
+            lone_seen: Cell::new((usize::MAX, 0, Instant::now())),
             _not_send: PhantomData,
         }
     }
@@ -209,8 +216,8 @@ impl WorkerThread {
             // The owner runs its shared jobs itself if nobody takes them, so a missed
             // wake-up here costs parallelism, never progress: skip the fence when
             // nobody is idle.
-            if self.registry.sleep.anyone_idle() {
-                self.registry.sleep.notify_work();
+            if self.registry.sleep.anyone_idle() && self.registry.sleep.notify_work() {
+                bump(&self.counters().wakes, 1);
             }
         } else if matches!(self.local, LocalQueue::Fifo(_)) {
             if let Some(block) = self.local.pop_block() {
@@ -382,26 +389,54 @@ impl WorkerThread {
         None
     }
 
-    /// Whether to leave `victim`'s only stealable job alone for now.
+    /// Whether to skip `victim` for now: it shows nothing to steal, or only one job
+    /// that its owner is about to pop back itself.
     ///
-    /// A victim with exactly one stealable job that keeps finishing tasks is almost
-    /// always about to pop that job back itself: a chain of spawns (each task spawns the
-    /// next) shares every new task (the pusher is alone), and stealing it moves the whole
-    /// chain, with its scope counts and cache lines, to the thief, then back again:
-    /// ping-pong that made the chain benchmark bimodal (issue 21). So a lone job is
-    /// taken only when the victim's tasks-run counter has not moved since the previous
-    /// look at this victim's lone job: the victim is stuck in one long task (or
-    /// descheduled) and the job would otherwise wait for all of it (BWoS §8). A skipped
-    /// look is not reported to the victim policy.
+    /// A chain of spawns (each task spawns the next) shares every new task (the pusher
+    /// is alone), so the victim's queue flickers between zero and one stealable job
+    /// every few tens of nanoseconds. A thief that steals it moves the whole chain, with
+    /// its scope counts and cache lines, to itself; the former owner, now a fresh
+    /// searcher, steals it back the same way: the ping-pong that made the 1M chain
+    /// bimodal (issue 21: 2,000–7,000 steals per run against 0–2 in fast runs). Two
+    /// holes let it through the first version of this rule, which compared the
+    /// victim's tasks-run counter at two looks:
+    /// * a look that saw *no* job went on to attempt the steal, and the attempt, a
+    ///   moment later, took the job the victim had pushed meanwhile (almost all of the
+    ///   ping-pong steals); so an empty victim is skipped without an attempt;
+    /// * the two looks were nanoseconds apart (one `steal` call), which proves nothing
+    ///   against tasks of tens of nanoseconds; and the tasks-run counter is the wrong
+    ///   signal for fork-join, whose owner keeps finishing small tasks deep in its
+    ///   recursion while its lone job (the big sibling) waits.
+    ///
+    /// So a lone job is taken only once it has provably been the *same* job for
+    /// [`LONE_PATIENCE`]: the victim's `shares` counter (LIFO: one grant per lone-job
+    /// push) has not moved, so it pushed nothing new and did not pop the job back — it
+    /// is busy with a long task (a `join`'s first half) or descheduled, and the job
+    /// would otherwise wait for all of it (BWoS §8). FIFO queues publish every push
+    /// without a grant and keep the tasks-run counter. A skipped look is not reported to
+    /// the victim policy.
     fn lone_job_waits(&self, victim: usize) -> bool {
         let t = &self.registry.threads[victim];
-        if t.stealer.stealable_len() != 1 {
-            return false;
+        match t.stealer.stealable_len() {
+            // Nothing to take now. Attempting anyway would take whatever the victim
+            // shares in the meantime — in a chain, its next task a moment after the
+            // push — without the check below: most of the ping-pong steals.
+            0 => return true,
+            1 => {}
+            _ => return false,
         }
-        let ran = t.counters.tasks.load(std::sync::atomic::Ordering::Relaxed);
-        let waits = self.lone_seen.get() != (victim, ran);
-        self.lone_seen.set((victim, ran));
-        waits
+        let mark = match self.local {
+            LocalQueue::Lifo(_) => &t.counters.shares,
+            LocalQueue::Fifo(_) => &t.counters.tasks,
+        }
+        .load(std::sync::atomic::Ordering::Relaxed);
+        let now = Instant::now();
+        let (v, m, since) = self.lone_seen.get();
+        if (v, m) != (victim, mark) {
+            self.lone_seen.set((victim, mark, now));
+            return true;
+        }
+        now.duration_since(since) < LONE_PATIENCE
     }
 
     /// A fair share of the injector: at most its length divided by the workers, so two
@@ -431,6 +466,18 @@ impl WorkerThread {
             self.share();
         }
         Some(first)
+    }
+
+    /// How often the other workers made jobs stealable so far (their `shares`
+    /// counters): the sign that work keeps appearing (see `wait_until_cold`).
+    fn others_shares(&self) -> u64 {
+        self.registry
+            .threads
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != self.index)
+            .map(|(_, t)| t.counters.shares.load(std::sync::atomic::Ordering::Relaxed))
+            .fold(0, u64::wrapping_add)
     }
 
     /// Whether work is visible anywhere a thief could take it (the sleep re-check).
@@ -464,11 +511,14 @@ impl WorkerThread {
         let sleep = &self.registry.sleep;
         let mut searching_since = searching.then(Instant::now);
         let mut rounds = 0u32;
+        let mut shares_seen = self.others_shares();
         while !latch.probe() {
             if let Some(job) = self.find_work() {
                 if let Some(since) = searching_since.take() {
                     self.add_idle(since);
-                    sleep.work_found();
+                    if sleep.work_found() {
+                        bump(&self.counters().wakes, 1);
+                    }
                 }
                 rounds = 0;
                 self.execute(job);
@@ -482,6 +532,7 @@ impl WorkerThread {
                     break;
                 }
                 searching_since = Some(Instant::now());
+                shares_seen = self.others_shares();
                 sleep.start_searching();
             }
             rounds += 1;
@@ -493,6 +544,23 @@ impl WorkerThread {
             }
             if rounds <= SEARCH_ROUNDS {
                 std::thread::yield_now();
+                continue;
+            }
+            // Work is flowing: another worker shared jobs during this search (a chain of
+            // spawns shares every task). Parking now would only have its next share wake
+            // us again at once — a futex wake on its hot path per park, and a woken
+            // thief that preempts it and takes its job (issue 21). Keep searching
+            // (yielding) instead, as rayon's sleepy workers do while its jobs-event
+            // counter moves; a quiet pool still parks after one quiet search.
+            let shares = self.others_shares();
+            if shares != shares_seen {
+                shares_seen = shares;
+                // Look again only now and then: every look reads lines the sharer
+                // writes per task (its queue's block metadata, its counters), and a
+                // thief polling at full speed halved a chain's speed. A sleeping
+                // searcher still counts as one, so shares do not wake anyone.
+                std::thread::sleep(STAY_AWAKE_PAUSE);
+                rounds = SEARCH_ROUNDS - 1;
                 continue;
             }
             rounds = 0;
