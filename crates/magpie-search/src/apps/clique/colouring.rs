@@ -153,8 +153,10 @@ fn greedy_classes<const W: usize>(
         absorbed,
         ..
     } = scratch;
-    uncoloured.clear();
-    uncoloured.extend_from_slice(candidates);
+    // Fixed-length copies below (a call to memcpy for a few words otherwise).
+    uncoloured.resize(words, 0);
+    uncoloured.copy_from_slice(&candidates[..words]);
+    colourable.resize(words, 0);
     low.clear();
     high.clear();
     high_ends.clear();
@@ -173,8 +175,7 @@ fn greedy_classes<const W: usize>(
         if is_low {
             low.resize(low.len() + words, 0);
         }
-        colourable.clear();
-        colourable.extend_from_slice(uncoloured);
+        colourable[..words].copy_from_slice(&uncoloured[..words]);
         let mut i = start;
         while i < words {
             let word = colourable[i];

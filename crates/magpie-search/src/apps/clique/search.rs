@@ -134,8 +134,7 @@ impl Iterator for CliqueChildren<'_> {
             return None;
         }
         self.order.pop();
-        let mut candidates = self.remaining.clone();
-        candidates.intersect_with(self.space.graph.neighbours(v));
+        let candidates = self.remaining.intersection(self.space.graph.neighbours(v));
         self.remaining.remove(v);
         let mut members = self.parent.members.clone();
         members.insert(v);
