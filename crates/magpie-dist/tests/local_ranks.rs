@@ -136,24 +136,29 @@ fn a_rank_that_cannot_read_its_input_fails_every_rank() {
 
 #[test]
 fn work_travels_between_ranks() {
-    let genus = semigroups::Semigroups::new(20).unwrap();
-    let outcome = on_ranks(3, 1, SearchConfig::budget(100), |c, cfg| {
-        c.count_by_genus(&genus, cfg)
-    });
-    assert_eq!(outcome.answer[20], 37396);
     // Rank 0 starts with the whole tree; the others can only have work by stealing it.
     // Not every rank needs to: on a loaded machine one thief can be descheduled until
-    // the search is over (a per-rank demand made this test fail under load).
-    let thieves: Vec<_> = outcome.ranks[1..]
-        .iter()
-        .filter(|r| r.steals_succeeded > 0 && r.nodes_expanded > 0)
-        .collect();
-    assert!(
-        !thieves.is_empty(),
-        "no rank stole work: {:?}",
-        outcome.ranks
-    );
-    let served: u64 = outcome.ranks.iter().map(|r| r.steals_served).sum();
-    let received: u64 = outcome.ranks.iter().map(|r| r.steals_succeeded).sum();
-    assert_eq!(served, received, "every served steal arrived");
+    // the search is over (a per-rank demand made this test fail under load). For the
+    // same reason a run may end before any request finds work waiting (the tree takes
+    // ~20 ms), so up to five runs are made; each must be exact, and one must move work.
+    let genus = semigroups::Semigroups::new(22).unwrap();
+    let mut runs = Vec::new();
+    loop {
+        let outcome = on_ranks(3, 1, SearchConfig::budget(100), |c, cfg| {
+            c.count_by_genus(&genus, cfg)
+        });
+        // OEIS A007323 (the shared data's README lists genus up to 20).
+        assert_eq!(outcome.answer[20..=22], [37396, 62194, 103246]);
+        let served: u64 = outcome.ranks.iter().map(|r| r.steals_served).sum();
+        let received: u64 = outcome.ranks.iter().map(|r| r.steals_succeeded).sum();
+        assert_eq!(served, received, "every served steal arrived");
+        let stolen = outcome.ranks[1..]
+            .iter()
+            .any(|r| r.steals_succeeded > 0 && r.nodes_expanded > 0);
+        if stolen {
+            return;
+        }
+        runs.push(outcome.ranks);
+        assert!(runs.len() < 5, "no rank stole work in 5 runs: {runs:?}");
+    }
 }
