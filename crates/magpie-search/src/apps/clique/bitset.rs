@@ -133,33 +133,18 @@ impl Bitset {
 
     /// Whether the two sets (same capacity) share an element.
     pub fn intersects(&self, other: &Bitset) -> bool {
-        self.words()
-            .iter()
-            .zip(other.words())
-            .any(|(a, b)| a & b != 0)
+        intersects(self.words(), other.words())
     }
 
     /// Whether the three sets (same capacity) share an element.
     pub fn intersects_both(&self, a: &Bitset, b: &Bitset) -> bool {
-        let (x, y, z) = (self.words(), a.words(), b.words());
-        x.iter().zip(y).zip(z).any(|((x, y), z)| x & y & z != 0)
+        intersects_both(self.words(), a.words(), b.words())
     }
 
     /// The common element of the two sets (same capacity) if there is exactly one;
     /// `Err(n)` with `n` = 0 or 2 (meaning two or more) otherwise.
     pub fn single_common(&self, other: &Bitset) -> Result<usize, usize> {
-        let mut found = None;
-        for (i, (a, b)) in self.words().iter().zip(other.words()).enumerate() {
-            let both = a & b;
-            if both == 0 {
-                continue;
-            }
-            if found.is_some() || both & (both - 1) != 0 {
-                return Err(2);
-            }
-            found = Some(i * 64 + both.trailing_zeros() as usize);
-        }
-        found.ok_or(0)
+        single_common(self.words(), other.words())
     }
 
     /// The elements in increasing order.
@@ -176,6 +161,37 @@ impl Bitset {
             })
         })
     }
+}
+
+// Set operations on raw words, shared by `Bitset` and the colouring.
+
+/// `Ok(v)` if `a ∩ b` is exactly `{v}`, else `Err(0)` if empty, `Err(2)` if larger.
+#[inline]
+pub(super) fn single_common(a: &[u64], b: &[u64]) -> Result<usize, usize> {
+    let mut found = None;
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let both = x & y;
+        if both == 0 {
+            continue;
+        }
+        if found.is_some() || both & (both - 1) != 0 {
+            return Err(2);
+        }
+        found = Some(i * 64 + both.trailing_zeros() as usize);
+    }
+    found.ok_or(0)
+}
+
+/// Whether `a` and `b` share an element.
+#[inline]
+pub(super) fn intersects(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+/// Whether `a`, `b` and `c` share an element.
+#[inline]
+pub(super) fn intersects_both(a: &[u64], b: &[u64], c: &[u64]) -> bool {
+    a.iter().zip(b).zip(c).any(|((x, y), z)| x & y & z != 0)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 
-use super::bitset::Bitset;
+use super::bitset::{intersects, intersects_both, single_common, Bitset};
 use super::graph::Graph;
 
 /// The adjacency matrix as rows of `words` 64-bit words, one row per vertex.
@@ -337,33 +337,6 @@ fn emit(words: usize, low: usize, with_low_classes: bool, scratch: &Scratch) -> 
         }
     }
     out
-}
-
-/// `Ok(v)` if `a ∩ b` is exactly `{v}`, else `Err(0)` if empty, `Err(2)` if larger.
-#[inline]
-fn single_common(a: &[u64], b: &[u64]) -> Result<usize, usize> {
-    let mut found = None;
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        let both = x & y;
-        if both == 0 {
-            continue;
-        }
-        if found.is_some() || both & (both - 1) != 0 {
-            return Err(2);
-        }
-        found = Some(i * 64 + both.trailing_zeros() as usize);
-    }
-    found.ok_or(0)
-}
-
-#[inline]
-fn intersects(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).any(|(x, y)| x & y != 0)
-}
-
-#[inline]
-fn intersects_both(a: &[u64], b: &[u64], c: &[u64]) -> bool {
-    a.iter().zip(b).zip(c).any(|((x, y), z)| x & y & z != 0)
 }
 
 #[cfg(test)]
