@@ -75,10 +75,15 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("magpie: error: {e}");
+            print_error(&e);
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints why `magpie` failed, as one line on stderr.
+pub(crate) fn print_error(error: &dyn std::fmt::Display) {
+    eprintln!("magpie: error: {error}");
 }
 
 #[cfg(test)]

@@ -102,6 +102,13 @@ impl<T: Transport> Cluster<T> {
         }
     }
 
+    /// Waits until every rank has called `barrier`. Call it only where every rank
+    /// will: after an error every rank returns ([`DistError::RankFailed`]), so that
+    /// the rank that reports it has done so before any rank exits.
+    pub fn barrier(&mut self) {
+        self.transport.barrier();
+    }
+
     /// [`magpie_search::enumerate`] across the ranks: the summaries of every rank
     /// combined on rank 0.
     pub fn enumerate<S, E>(

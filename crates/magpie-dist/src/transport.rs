@@ -3,6 +3,7 @@
 //! trying the protocol without OpenMPI.
 
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Barrier};
 
 /// Point-to-point byte messages between the ranks of one run. Messages from one rank
 /// to another arrive in the order they were sent (MPI's non-overtaking rule).
@@ -17,6 +18,9 @@ pub trait Transport {
     fn try_receive(&mut self) -> Option<(usize, Vec<u8>)>;
     /// Waits until every send started so far has completed.
     fn flush(&mut self);
+    /// Waits until every rank has called `barrier` (call it only where every rank
+    /// will, or this rank waits forever).
+    fn barrier(&mut self);
 }
 
 /// One rank of an in-process world (see [`local_world`]).
@@ -25,11 +29,13 @@ pub struct LocalTransport {
     rank: usize,
     peers: Vec<Sender<(usize, Vec<u8>)>>,
     inbox: Receiver<(usize, Vec<u8>)>,
+    everyone: Arc<Barrier>,
 }
 
 /// `ranks` connected in-process transports, one per rank (move each to its thread).
 pub fn local_world(ranks: usize) -> Vec<LocalTransport> {
     let (senders, receivers): (Vec<_>, Vec<_>) = (0..ranks).map(|_| channel()).unzip();
+    let everyone = Arc::new(Barrier::new(ranks));
     receivers
         .into_iter()
         .enumerate()
@@ -37,6 +43,7 @@ pub fn local_world(ranks: usize) -> Vec<LocalTransport> {
             rank,
             peers: senders.clone(),
             inbox,
+            everyone: Arc::clone(&everyone),
         })
         .collect()
 }
@@ -61,6 +68,10 @@ impl Transport for LocalTransport {
     }
 
     fn flush(&mut self) {}
+
+    fn barrier(&mut self) {
+        self.everyone.wait();
+    }
 }
 
 #[cfg(feature = "mpi")]
@@ -68,6 +79,7 @@ pub use self::mpi_transport::MpiTransport;
 
 #[cfg(feature = "mpi")]
 mod mpi_transport {
+    use mpi::collective::CommunicatorCollectives;
     use mpi::environment::Universe;
     use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
     use mpi::request::{Request, StaticScope};
@@ -170,11 +182,45 @@ mod mpi_transport {
         fn flush(&mut self) {
             self.reap(true);
         }
+
+        fn barrier(&mut self) {
+            self.world.barrier();
+        }
     }
 
     impl Drop for MpiTransport {
         fn drop(&mut self) {
             self.reap(true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_sent_before_a_barrier_are_there_after_it() {
+        let handles: Vec<_> = local_world(3)
+            .into_iter()
+            .map(|mut transport| {
+                std::thread::spawn(move || {
+                    let me = transport.rank();
+                    for to in (0..transport.size()).filter(|&to| to != me) {
+                        transport.send(to, vec![me as u8]);
+                    }
+                    transport.barrier();
+                    let mut from: Vec<usize> =
+                        std::iter::from_fn(|| transport.try_receive().map(|(r, _)| r)).collect();
+                    from.sort_unstable();
+                    (me, from)
+                })
+            })
+            .collect();
+        for handle in handles {
+            let (me, from) = handle.join().unwrap();
+            let others: Vec<usize> = (0..3).filter(|&r| r != me).collect();
+            assert_eq!(from, others, "rank {me}");
         }
     }
 }

@@ -20,7 +20,8 @@ pub enum SearchError {
         reason: String,
     },
     /// A run across ranks failed (on any rank); `print` is set on the rank that
-    /// prints the line (rank 0), so that a failure shows once.
+    /// prints the line (rank 0) and has not printed it yet, so that a failure shows
+    /// once.
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     Distributed {
         /// The error line.

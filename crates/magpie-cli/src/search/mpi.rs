@@ -62,13 +62,34 @@ impl Ranks {
         })
     }
 
-    fn found<A>(&self, outcome: Result<Option<DistOutcome<A>>, DistError>) -> Run<A> {
-        let outcome = outcome.map_err(|e| dist(e, self.cluster.rank()))?;
+    fn found<A>(&mut self, outcome: Result<Option<DistOutcome<A>>, DistError>) -> Run<A> {
+        let outcome = outcome.map_err(|e| self.failed(e))?;
         Ok(outcome.map(|o| Found {
             answer: o.answer,
             stats: o.stats,
             distributed: Some(describe(&o.ranks, self.cluster.policy_name())),
         }))
+    }
+}
+
+impl Ranks {
+    /// A distributed error as the CLI's. An error every rank returns (a rank could not
+    /// read its input) is printed by rank 0 here, before every rank passes a barrier:
+    /// `mpirun` ends the whole job as soon as one rank exits non-zero, so a rank that
+    /// exited first could cut rank 0 off before it printed.
+    fn failed(&mut self, error: DistError) -> SearchError {
+        let rank = self.cluster.rank();
+        if !matches!(error, DistError::RankFailed { .. }) {
+            return dist(error, rank);
+        }
+        if rank == 0 {
+            crate::print_error(&error);
+        }
+        self.cluster.barrier();
+        SearchError::Distributed {
+            message: error.to_string(),
+            print: false,
+        }
     }
 }
 
@@ -134,8 +155,8 @@ impl Engine for Ranks {
     }
 
     fn input_failed(&mut self, error: SearchError) -> SearchError {
-        let rank = self.cluster.rank();
-        dist(self.cluster.fail(error.to_string()), rank)
+        let error = self.cluster.fail(error.to_string());
+        self.failed(error)
     }
 
     fn maximum_clique(
