@@ -254,18 +254,25 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if !self.kind.visit(self.space, node, depth, &mut local.data) {
             return;
         }
-        for child in self.kind.children(self.space, node) {
+        let mut children = self.kind.children(self.space, node);
+        loop {
+            // The child is used where `next` wrote it: moving it out of the `Option`
+            // would copy the whole node once more.
+            let next = children.next();
+            let Some(child) = next.as_ref() else {
+                return;
+            };
             if self.kind.stop_requested() {
                 return;
             }
-            if !self.kind.admits(self.space, &child) {
+            if !self.kind.admits(self.space, child) {
                 local.prunes += 1;
                 if self.prune_siblings {
                     return;
                 }
                 continue;
             }
-            deeper(depth + 1, || self.explore(&child, depth + 1, local));
+            deeper(depth + 1, || self.explore(child, depth + 1, local));
         }
     }
 

@@ -102,6 +102,7 @@ impl Bitset {
 
     /// The elements in both `self` and `other`, as a new set of `self`'s capacity:
     /// a clone followed by [`intersect_with`](Self::intersect_with), in one pass.
+    #[inline]
     pub fn intersection(&self, other: &Bitset) -> Bitset {
         match (&self.words, &other.words) {
             (Words::Inline(a), Words::Inline(b)) => Bitset {

@@ -123,6 +123,7 @@ pub struct CliqueChildren<'a> {
 impl Iterator for CliqueChildren<'_> {
     type Item = CliqueNode;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<CliqueNode> {
         let &(v, colour) = self.order.last()?;
         let (v, colour) = (v as usize, colour as usize);
@@ -134,16 +135,15 @@ impl Iterator for CliqueChildren<'_> {
             return None;
         }
         self.order.pop();
-        let candidates = self.remaining.intersection(self.space.graph.neighbours(v));
-        self.remaining.remove(v);
-        let mut members = self.parent.members.clone();
-        members.insert(v);
-        Some(CliqueNode {
+        let mut child = CliqueNode {
             bound: size + colour,
-            members,
+            members: self.parent.members.clone(),
             size: size + 1,
-            candidates,
-        })
+            candidates: self.remaining.intersection(self.space.graph.neighbours(v)),
+        };
+        child.members.insert(v);
+        self.remaining.remove(v);
+        Some(child)
     }
 }
 
@@ -166,6 +166,7 @@ impl SearchSpace for MaxClique {
 }
 
 impl MaxClique {
+    #[inline(always)]
     fn children_from<'a>(
         &'a self,
         node: &'a CliqueNode,
