@@ -7,6 +7,7 @@ use crate::config::SearchConfig;
 use crate::engine::{self, SearchType};
 use crate::shared::{StopFlag, StopSignal};
 use crate::space::Bounded;
+use crate::value::ObjectiveValue;
 use crate::stats::Outcome;
 
 struct Decision<'d, S: Bounded, F> {
@@ -33,6 +34,16 @@ where
         }
         self.stop.stop();
         false
+    }
+
+    /// The children whose bound can reach the target: those above its predecessor
+    /// (a clique space then colours with Re-NUMBER and leaves out the vertices it
+    /// would not branch on).
+    fn children<'a>(&self, space: &'a S, node: &'a S::Node) -> S::Children<'a> {
+        match self.target.predecessor() {
+            Some(below) => space.children_above(node, below),
+            None => space.children(node),
+        }
     }
 
     fn admits(&self, space: &S, child: &S::Node) -> bool {

@@ -10,6 +10,15 @@ pub trait ObjectiveValue: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
     fn to_ordered_bits(self) -> u64;
     /// The inverse of [`to_ordered_bits`](Self::to_ordered_bits).
     fn from_ordered_bits(bits: u64) -> Self;
+
+    /// The largest value below `self`, if the type has one and knows it. A decision
+    /// search for `target` asks a [`Bounded`](crate::Bounded) space for the children
+    /// above `target.predecessor()`, so that a space can skip the children that cannot
+    /// reach the target without building them. The default, `None`, asks for all
+    /// children (always correct).
+    fn predecessor(self) -> Option<Self> {
+        None
+    }
 }
 
 macro_rules! unsigned_value {
@@ -20,6 +29,9 @@ macro_rules! unsigned_value {
             }
             fn from_ordered_bits(bits: u64) -> Self {
                 bits as $t
+            }
+            fn predecessor(self) -> Option<Self> {
+                self.checked_sub(1)
             }
         }
     )*};
@@ -35,6 +47,9 @@ macro_rules! signed_value {
             }
             fn from_ordered_bits(bits: u64) -> Self {
                 (bits ^ (1 << 63)) as i64 as $t
+            }
+            fn predecessor(self) -> Option<Self> {
+                self.checked_sub(1)
             }
         }
     )*};
@@ -55,5 +70,13 @@ mod tests {
             assert_eq!(i64::from_ordered_bits(v.to_ordered_bits()), v);
         }
         assert_eq!(i32::from_ordered_bits((-3i32).to_ordered_bits()), -3);
+    }
+
+    #[test]
+    fn predecessors_stop_at_the_smallest_value() {
+        assert_eq!(5u32.predecessor(), Some(4));
+        assert_eq!(0usize.predecessor(), None);
+        assert_eq!((-7i16).predecessor(), Some(-8));
+        assert_eq!(i64::MIN.predecessor(), None);
     }
 }
