@@ -7,8 +7,8 @@ use crate::config::SearchConfig;
 use crate::engine::{self, SearchType};
 use crate::shared::{StopFlag, StopSignal};
 use crate::space::Bounded;
-use crate::value::ObjectiveValue;
 use crate::stats::Outcome;
+use crate::value::ObjectiveValue;
 
 struct Decision<'d, S: Bounded, F> {
     target: S::Value,

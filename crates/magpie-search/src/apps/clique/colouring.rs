@@ -58,6 +58,11 @@ struct Scratch {
     colourable: Vec<u64>,
     /// The classes below `kmin`, `words` each.
     low: Vec<u64>,
+    /// For each low class, which of its words are non-zero (bit `i`: word `i`), so
+    /// that the tests against a class skip its empty words: a class of a dense graph
+    /// holds a few vertices in a few of the row's words. All ones for rows of more
+    /// than 64 words.
+    occupied: Vec<u64>,
     frozen: Vec<bool>,
     /// The unfrozen low classes where the vertex being renumbered has exactly one
     /// neighbour, with that neighbour: `(class, neighbour)`.
@@ -148,6 +153,7 @@ fn greedy_classes<const W: usize>(
         uncoloured,
         colourable,
         low,
+        occupied,
         high,
         high_ends,
         absorbed,
@@ -158,6 +164,7 @@ fn greedy_classes<const W: usize>(
     uncoloured.copy_from_slice(&candidates[..words]);
     colourable.resize(words, 0);
     low.clear();
+    occupied.clear();
     high.clear();
     high_ends.clear();
     absorbed.clear();
@@ -174,6 +181,7 @@ fn greedy_classes<const W: usize>(
         let is_low = classes < low_wanted;
         if is_low {
             low.resize(low.len() + words, 0);
+            occupied.push(if words > 64 { u64::MAX } else { 0 });
         }
         colourable[..words].copy_from_slice(&uncoloured[..words]);
         let mut i = start;
@@ -201,6 +209,7 @@ fn greedy_classes<const W: usize>(
             }
             if is_low {
                 low[classes * words + i] |= bit;
+                occupied[classes] |= word_bit(i);
             } else {
                 high.push(v as u32);
             }
@@ -223,6 +232,7 @@ fn renumber_all<const W: usize>(
     let words = adjacency.width::<W>();
     let Scratch {
         low: classes,
+        occupied,
         frozen,
         singles,
         high,
@@ -234,10 +244,15 @@ fn renumber_all<const W: usize>(
     let mut unfrozen = low;
     for slot in high.iter_mut() {
         let v = *slot as usize;
-        if let Some(k1) = renumber::<W>(adjacency, classes, frozen, v, singles) {
-            classes[k1 * words + v / 64] |= 1 << (v % 64);
+        let mut low = LowClasses {
+            words,
+            classes: &mut classes[..],
+            occupied: &mut occupied[..],
+        };
+        if let Some(k1) = renumber::<W>(adjacency, &mut low, frozen, v, singles) {
+            low.insert(k1, v);
             *slot = MOVED;
-        } else if infra && unfrozen >= 2 && absorb::<W>(adjacency, classes, frozen, v, singles) {
+        } else if infra && unfrozen >= 2 && absorb::<W>(adjacency, &low, frozen, v, singles) {
             unfrozen -= 2;
             absorbed.push(*slot);
             *slot = MOVED;
@@ -251,24 +266,22 @@ fn renumber_all<const W: usize>(
 /// has a single neighbour, for [`absorb`].
 fn renumber<const W: usize>(
     adjacency: &Adjacency,
-    classes: &mut [u64],
+    low: &mut LowClasses<'_>,
     frozen: &[bool],
     v: usize,
     singles: &mut Vec<(u32, u32)>,
 ) -> Option<usize> {
-    let words = adjacency.width::<W>();
     let nv = adjacency.row::<W>(v);
-    let class = |k: usize| k * words..(k + 1) * words;
     singles.clear();
     for k1 in (0..frozen.len()).filter(|&k| !frozen[k]) {
-        match single_common(&classes[class(k1)], nv) {
+        match low.single_common(k1, nv) {
             Err(0) => return Some(k1),
             Ok(q) => {
                 let nq = adjacency.row::<W>(q);
-                let free = |k2: &usize| !frozen[*k2] && !intersects(&classes[class(*k2)], nq);
+                let free = |k2: &usize| !frozen[*k2] && !low.intersects(*k2, nq);
                 if let Some(k2) = (k1 + 1..frozen.len()).find(free) {
-                    classes[k1 * words + q / 64] &= !(1 << (q % 64));
-                    classes[k2 * words + q / 64] |= 1 << (q % 64);
+                    low.remove(k1, q);
+                    low.insert(k2, q);
                     return Some(k1);
                 }
                 singles.push((k1 as u32, q as u32));
@@ -284,19 +297,17 @@ fn renumber<const W: usize>(
 /// has a single neighbour (from [`renumber`]; none was frozen since).
 fn absorb<const W: usize>(
     adjacency: &Adjacency,
-    classes: &[u64],
+    low: &LowClasses<'_>,
     frozen: &mut [bool],
     v: usize,
     singles: &[(u32, u32)],
 ) -> bool {
-    let words = adjacency.width::<W>();
     let nv = adjacency.row::<W>(v);
-    let class = |k: usize| &classes[k * words..(k + 1) * words];
     for &(k1, q) in singles {
         let (k1, q) = (k1 as usize, q as usize);
         let nq = adjacency.row::<W>(q);
         let no_triangle =
-            |k2: &usize| *k2 != k1 && !frozen[*k2] && !intersects_both(class(*k2), nv, nq);
+            |k2: &usize| *k2 != k1 && !frozen[*k2] && !low.intersects_both(*k2, nv, nq);
         if let Some(k2) = (0..frozen.len()).find(no_triangle) {
             frozen[k1] = true;
             frozen[k2] = true;
@@ -304,6 +315,102 @@ fn absorb<const W: usize>(
         }
     }
     false
+}
+
+/// The low classes as words, with the masks of their non-empty words.
+struct LowClasses<'s> {
+    words: usize,
+    classes: &'s mut [u64],
+    occupied: &'s mut [u64],
+}
+
+/// The bit of word `i` in an `occupied` mask (none past 64 words, whose masks are
+/// all ones).
+#[inline(always)]
+fn word_bit(i: usize) -> u64 {
+    1u64.checked_shl(i as u32).unwrap_or(0)
+}
+
+impl LowClasses<'_> {
+    #[inline(always)]
+    fn class(&self, k: usize) -> &[u64] {
+        &self.classes[k * self.words..(k + 1) * self.words]
+    }
+
+    #[inline(always)]
+    fn insert(&mut self, k: usize, v: usize) {
+        self.classes[k * self.words + v / 64] |= 1 << (v % 64);
+        self.occupied[k] |= word_bit(v / 64);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, k: usize, v: usize) {
+        let word = &mut self.classes[k * self.words + v / 64];
+        *word &= !(1 << (v % 64));
+        if *word == 0 {
+            self.occupied[k] &= !word_bit(v / 64);
+        }
+    }
+
+    /// [`single_common`] of class `k` and `row`, over the class's non-empty words.
+    #[inline(always)]
+    fn single_common(&self, k: usize, row: &[u64]) -> Result<usize, usize> {
+        if self.words > 64 {
+            return single_common(self.class(k), row);
+        }
+        let class = self.class(k);
+        let mut found = None;
+        let mut mask = self.occupied[k];
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let both = class[i] & row[i];
+            if both == 0 {
+                continue;
+            }
+            if found.is_some() || both & (both - 1) != 0 {
+                return Err(2);
+            }
+            found = Some(i * 64 + both.trailing_zeros() as usize);
+        }
+        found.ok_or(0)
+    }
+
+    /// Whether class `k` meets `row`.
+    #[inline(always)]
+    fn intersects(&self, k: usize, row: &[u64]) -> bool {
+        if self.words > 64 {
+            return intersects(self.class(k), row);
+        }
+        let class = self.class(k);
+        let mut mask = self.occupied[k];
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if class[i] & row[i] != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether class `k`, `a` and `b` share an element.
+    #[inline(always)]
+    fn intersects_both(&self, k: usize, a: &[u64], b: &[u64]) -> bool {
+        if self.words > 64 {
+            return intersects_both(self.class(k), a, b);
+        }
+        let class = self.class(k);
+        let mut mask = self.occupied[k];
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if class[i] & a[i] & b[i] != 0 {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The candidates in colour order: the low classes (if asked) with the absorbed
