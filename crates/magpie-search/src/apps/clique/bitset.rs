@@ -169,9 +169,20 @@ impl Bitset {
 /// `Ok(v)` if `a ∩ b` is exactly `{v}`, else `Err(0)` if empty, `Err(2)` if larger.
 #[inline]
 pub(super) fn single_common(a: &[u64], b: &[u64]) -> Result<usize, usize> {
+    single_common_in(a, b, 0..a.len().min(b.len()))
+}
+
+/// [`single_common`] looking only at the words numbered by `words` (the others must
+/// hold no common element).
+#[inline(always)]
+pub(super) fn single_common_in(
+    a: &[u64],
+    b: &[u64],
+    words: impl Iterator<Item = usize>,
+) -> Result<usize, usize> {
     let mut found = None;
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        let both = x & y;
+    for i in words {
+        let both = a[i] & b[i];
         if both == 0 {
             continue;
         }

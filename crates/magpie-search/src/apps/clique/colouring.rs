@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 
-use super::bitset::{intersects, intersects_both, single_common, Bitset};
+use super::bitset::{intersects, intersects_both, single_common, single_common_in, Bitset};
 use super::graph::Graph;
 
 /// The adjacency matrix as rows of `words` 64-bit words, one row per vertex.
@@ -331,6 +331,16 @@ fn word_bit(i: usize) -> u64 {
     1u64.checked_shl(i as u32).unwrap_or(0)
 }
 
+/// The numbers of the set bits of `mask`, lowest first.
+#[inline(always)]
+fn set_bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (i < 64).then_some(i)
+    })
+}
+
 impl LowClasses<'_> {
     #[inline(always)]
     fn class(&self, k: usize) -> &[u64] {
@@ -358,22 +368,7 @@ impl LowClasses<'_> {
         if self.words > 64 {
             return single_common(self.class(k), row);
         }
-        let class = self.class(k);
-        let mut found = None;
-        let mut mask = self.occupied[k];
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let both = class[i] & row[i];
-            if both == 0 {
-                continue;
-            }
-            if found.is_some() || both & (both - 1) != 0 {
-                return Err(2);
-            }
-            found = Some(i * 64 + both.trailing_zeros() as usize);
-        }
-        found.ok_or(0)
+        single_common_in(self.class(k), row, set_bits(self.occupied[k]))
     }
 
     /// Whether class `k` meets `row`.
@@ -383,15 +378,7 @@ impl LowClasses<'_> {
             return intersects(self.class(k), row);
         }
         let class = self.class(k);
-        let mut mask = self.occupied[k];
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            if class[i] & row[i] != 0 {
-                return true;
-            }
-        }
-        false
+        set_bits(self.occupied[k]).any(|i| class[i] & row[i] != 0)
     }
 
     /// Whether class `k`, `a` and `b` share an element.
@@ -401,15 +388,7 @@ impl LowClasses<'_> {
             return intersects_both(self.class(k), a, b);
         }
         let class = self.class(k);
-        let mut mask = self.occupied[k];
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            if class[i] & a[i] & b[i] != 0 {
-                return true;
-            }
-        }
-        false
+        set_bits(self.occupied[k]).any(|i| class[i] & a[i] & b[i] != 0)
     }
 }
 
