@@ -11,6 +11,8 @@
 //! # The protocol (a Dekker pair on two SeqCst fences)
 //!
 //! Worker, after its local queue, the injector and every victim came up empty:
+//! 0. if a producer woke it (it counts as *searching*), stop searching: decrement
+//!    `searching`;
 //! 1. under the sleepers lock, push its waker and increment `sleeping` (SeqCst);
 //! 2. `fence(SeqCst)` (F_w);
 //! 3. look again for work (injector length, victims' stealable lengths, shutdown);
@@ -20,7 +22,8 @@
 //! shutdown):
 //! 1. make the work visible (push; Release/SeqCst stores inside the queue);
 //! 2. `fence(SeqCst)` (F_p);
-//! 3. if `sleeping > 0`, pop one sleeper under the lock and wake it.
+//! 3. if `sleeping > 0` and `searching == 0`, pop one sleeper under the lock, count it
+//!    as searching and wake it.
 //!
 //! Why no wake-up is lost: F_w and F_p are totally ordered. If F_p comes first, the
 //! worker's step-3 loads see the pushed work (C++ fence-fence rule: a store sequenced
@@ -32,6 +35,15 @@
 //! that removed itself after a successful recheck simply is not found, and the producer
 //! wakes the next one, or nobody when the list is empty, which is fine because the
 //! remover is awake and will see the work.
+//!
+//! Why skipping the wake while somebody searches loses nothing (tokio's throttle: a
+//! loop pushing from outside the runtime would otherwise wake a worker for nearly every
+//! task, and the woken workers take the producer's core): the producer's load of
+//! `searching` comes after F_p. If it still counts a worker X, X's decrement (step 0)
+//! is not visible to it, so X's F_w comes after F_p, and X's recheck in step 3 sees the
+//! work; until then X is awake and looks at the injector anyway. A searcher that finds
+//! a task stops searching and, if the injector still holds work, makes the producer's
+//! step 3 itself, so the next sleeper is woken for parallelism.
 //!
 //! Pushes to a worker's own local queue need no wake-up for liveness: that worker is
 //! awake and never parks with a non-empty local queue, or it is the driver holder
@@ -105,13 +117,14 @@ impl Idle {
     }
 
     /// The producer's side (steps 2 and 3): call after making work visible. Wakes one
-    /// parked worker if there is one.
+    /// parked worker if there is one and no woken worker is still searching.
     pub(crate) fn notify_one(&self) {
-        // SeqCst fence F_p: orders the caller's publication before the load of
-        // `sleeping`; pairs with F_w in `register`.
+        // SeqCst fence F_p: orders the caller's publication before the loads of
+        // `sleeping` and `searching`; pairs with F_w in `register`.
         fence(Ordering::SeqCst);
-        // Relaxed: ordered by F_p above.
-        if self.sleeping.load(Ordering::Relaxed) == 0 {
+        // Relaxed: ordered by F_p above. A searcher will see the work (module doc).
+        if self.sleeping.load(Ordering::Relaxed) == 0 || self.searching.load(Ordering::Relaxed) > 0
+        {
             return;
         }
         self.wake_one();
@@ -168,10 +181,11 @@ impl Idle {
         self.counted[me].swap(false, Ordering::Relaxed)
     }
 
-    /// A woken worker found work or went back to sleep: it no longer searches.
+    /// A woken worker found work or is about to park (step 0): it no longer searches.
+    /// Only a worker that [`take_counted`](Self::take_counted) said was counted calls it.
     pub(crate) fn end_search(&self) {
-        // Relaxed: heuristic counter; saturating so a worker that was never counted
-        // (woken by its own recheck) does not underflow it.
+        // Relaxed: a parking worker's decrement is ordered by its F_w (`register`), which
+        // is what producers' step 3 relies on; saturating as a guard only.
         let _ = self
             .searching
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |s| s.checked_sub(1));
@@ -297,6 +311,8 @@ mod tests {
     fn worker(m: &Model, me: usize, total: usize) {
         let unparker = std::sync::Arc::new(Unparker::new(m.driver.clone()));
         let waker = Waker::from(unparker.clone());
+        // Counted as searching (woken by `wake_one`), as `WorkerLoop::searching`.
+        let mut searching = false;
         loop {
             // SeqCst load: pairs with the SeqCst `fetch_add`s of the count (here and in
             // `turn`). SeqCst swap of `done`: the shutdown flag, published like
@@ -309,6 +325,13 @@ mod tests {
                 m.idle.notify_all();
             }
             if take(m) {
+                if std::mem::take(&mut searching) {
+                    // Found work: stop searching and pass the search on if more waits.
+                    m.idle.end_search();
+                    if m.queued.load(Ordering::Relaxed) > 0 {
+                        m.idle.notify_one();
+                    }
+                }
                 // SeqCst: pairs with the shutdown check's SeqCst load above.
                 m.driver.consumed.fetch_add(1, Ordering::SeqCst);
                 continue;
@@ -317,13 +340,18 @@ mod tests {
             if m.done.load(Ordering::SeqCst) {
                 return;
             }
+            if std::mem::take(&mut searching) {
+                m.idle.end_search(); // step 0
+            }
             m.idle.register(me, &waker);
             if m.queued.load(Ordering::Relaxed) > 0 || m.done.load(Ordering::Relaxed) {
                 m.idle.unregister(me);
+                searching = m.idle.take_counted(me);
                 continue;
             }
             unparker.park();
             m.idle.unregister(me);
+            searching = m.idle.take_counted(me);
         }
     }
 

@@ -296,6 +296,18 @@ impl<'a> WorkerLoop<'a> {
             self.shared.idle.end_search();
         }
     }
+
+    /// A task was found: stop searching, and if this worker was searching and the
+    /// injector holds more, wake the next sleeper (producers do not wake anybody while
+    /// a worker searches; see `park`).
+    fn found_work(&mut self) {
+        if self.searching {
+            self.stop_searching();
+            if !self.shared.injector.is_empty() {
+                self.shared.idle.notify_one();
+            }
+        }
+    }
 }
 
 impl WorkerLoop<'_> {
@@ -311,7 +323,7 @@ impl WorkerLoop<'_> {
                 return;
             }
             if let Some(runnable) = self.next_task() {
-                self.stop_searching();
+                self.found_work();
                 self.run(runnable);
                 budget -= 1;
                 if budget == 0 {
@@ -322,13 +334,16 @@ impl WorkerLoop<'_> {
                 }
                 continue;
             }
-            // Park protocol, worker side (see `park`): register, fence, recheck.
+            // Park protocol, worker side (see `park`): stop searching, register, fence,
+            // recheck.
+            self.stop_searching();
             self.shared.idle.register(me, &waker);
             if self.shared.has_work(me) {
                 self.shared.idle.unregister(me);
+                // A producer may have popped this worker meanwhile, counting it.
+                self.searching = self.shared.idle.take_counted(me);
                 continue;
             }
-            self.stop_searching();
             self.local.idle_registered.set(true);
             self.unparker.park();
             // Woken by a producer (which took it off the list), by I/O events (whose
