@@ -107,36 +107,42 @@ pub(super) fn colour(
 ) -> Vec<Coloured> {
     // Rows of up to 8 words get a copy of the loops with the width as a constant,
     // which the compiler unrolls (a graph of up to 512 vertices).
-    match adjacency.words {
-        1 => colour_with::<1>(adjacency, candidates, kmin, infra, with_low_classes),
-        2 => colour_with::<2>(adjacency, candidates, kmin, infra, with_low_classes),
-        3 => colour_with::<3>(adjacency, candidates, kmin, infra, with_low_classes),
-        4 => colour_with::<4>(adjacency, candidates, kmin, infra, with_low_classes),
-        5 => colour_with::<5>(adjacency, candidates, kmin, infra, with_low_classes),
-        6 => colour_with::<6>(adjacency, candidates, kmin, infra, with_low_classes),
-        7 => colour_with::<7>(adjacency, candidates, kmin, infra, with_low_classes),
-        8 => colour_with::<8>(adjacency, candidates, kmin, infra, with_low_classes),
-        _ => colour_with::<0>(adjacency, candidates, kmin, infra, with_low_classes),
-    }
-}
-
-/// [`colour`] with rows of `W` words (0: as many as `adjacency` says).
-fn colour_with<const W: usize>(
-    adjacency: &Adjacency,
-    candidates: &Bitset,
-    kmin: usize,
-    infra: bool,
-    with_low_classes: bool,
-) -> Vec<Coloured> {
+    let classes: ClassesFn = match adjacency.words {
+        1 => classes::<1>,
+        2 => classes::<2>,
+        3 => classes::<3>,
+        4 => classes::<4>,
+        5 => classes::<5>,
+        6 => classes::<6>,
+        7 => classes::<7>,
+        8 => classes::<8>,
+        _ => classes::<0>,
+    };
     SCRATCH.with(|scratch| {
         let scratch = &mut *scratch.borrow_mut();
-        let low_wanted = kmin.saturating_sub(1);
-        let low = greedy_classes::<W>(adjacency, candidates.words(), low_wanted, scratch);
-        if low > 0 {
-            renumber_all::<W>(adjacency, low, infra, scratch);
-        }
+        let low = classes(adjacency, candidates.words(), kmin, infra, scratch);
         emit(adjacency.words, low, with_low_classes, scratch)
     })
+}
+
+/// [`classes`] for one row width.
+type ClassesFn = fn(&Adjacency, &[u64], usize, bool, &mut Scratch) -> usize;
+
+/// The classes of [`colour`] in `scratch`, with rows of `W` words (0: as many as
+/// `adjacency` says): greedy classes, then Re-NUMBER (and the infra-chromatic rule)
+/// when some classes are below `kmin`. Returns the number of low classes.
+fn classes<const W: usize>(
+    adjacency: &Adjacency,
+    candidates: &[u64],
+    kmin: usize,
+    infra: bool,
+    scratch: &mut Scratch,
+) -> usize {
+    let low = greedy_classes::<W>(adjacency, candidates, kmin.saturating_sub(1), scratch);
+    if low > 0 {
+        renumber_all::<W>(adjacency, low, infra, scratch);
+    }
+    low
 }
 
 /// Colours `candidates` greedily: the first `low_wanted` classes go to
