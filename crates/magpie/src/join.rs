@@ -14,6 +14,13 @@
 //! older, so (in divide and conquer) bigger, than the ones not pushed, and thieves take
 //! the oldest first; a join run inline is never stealable, so inlining stops as soon as
 //! anyone looks for work.
+//!
+//! The inline path is forced inline into the caller (`join`, `join_in_worker`,
+//! `join_inline`), and the paths that push or start from outside a pool stay out of
+//! line: a recursive `join` then compiles to one small frame per level, like plain
+//! recursion. Memory-bound recursions (a tree walk) depend on it: with a second frame
+//! per level and a 64-byte stack job in the first, the CPU overlaps fewer cache misses,
+//! and a 2^20-node tree sum took 4.5x the sequential walk instead of 2.3x.
 
 use std::panic::{self, AssertUnwindSafe};
 
@@ -37,6 +44,7 @@ use crate::worker::WorkerThread;
 /// }
 /// assert_eq!(fib(20), 6765);
 /// ```
+#[inline(always)]
 pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
@@ -46,16 +54,29 @@ where
 {
     match WorkerThread::current() {
         Some(worker) => join_in_worker(worker, oper_a, oper_b),
-        None => crate::global::registry()
-            .in_worker_cold(|worker| join_in_worker(worker, oper_a, oper_b)),
+        None => join_outside(oper_a, oper_b),
     }
+}
+
+/// `join` from a thread outside every pool: kept out of line so that the frame of a
+/// recursive caller stays as small as a plain recursive call's.
+#[cold]
+#[inline(never)]
+fn join_outside<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    crate::global::registry().in_worker_cold(|worker| join_in_worker(worker, oper_a, oper_b))
 }
 
 /// Private jobs a worker must hold before `join` may skip the queue (see the module
 /// docs).
 pub(crate) const INLINE_DEPTH: usize = 3;
 
-#[inline]
+#[inline(always)]
 pub(crate) fn join_in_worker<A, B, RA, RB>(worker: &WorkerThread, oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA + Send,
@@ -71,7 +92,7 @@ where
 
 /// Both closures in turn on this thread, with `join`'s panic rule: `b` runs even if `a`
 /// panicked, then `a`'s panic resumes.
-#[inline]
+#[inline(always)]
 fn join_inline<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA,
