@@ -153,7 +153,22 @@ impl<T> Shared<T> {
 
     /// Thief: reserve up to `max` items in the oldest block that has any, hand them to
     /// `sink` oldest first, and return how many were taken.
-    pub(crate) fn steal<F: Flavour>(&self, max: u32, mut sink: impl FnMut(T)) -> Steal<u32> {
+    pub(crate) fn steal<F: Flavour>(&self, max: u32, sink: impl FnMut(T)) -> Steal<u32> {
+        self.steal_from_oldest::<F>(max, false, sink)
+    }
+
+    /// Thief: like [`steal`](Self::steal), but takes half of what that block holds
+    /// (rounded up, so a lone item is taken alone), at most `max`.
+    pub(crate) fn steal_half<F: Flavour>(&self, max: u32, sink: impl FnMut(T)) -> Steal<u32> {
+        self.steal_from_oldest::<F>(max, true, sink)
+    }
+
+    fn steal_from_oldest<F: Flavour>(
+        &self,
+        max: u32,
+        half: bool,
+        mut sink: impl FnMut(T),
+    ) -> Steal<u32> {
         debug_assert!(max > 0);
         // Each iteration either steals, gives up, or moves the cursor one block forward;
         // a full lap means the cursor raced with the owner: report Retry.
@@ -201,7 +216,7 @@ impl<T> Shared<T> {
                 }
                 return Steal::Empty;
             }
-            return match Self::steal_in::<F>(block, seen, max, &mut sink) {
+            return match Self::steal_in::<F>(block, seen, max, half, &mut sink) {
                 Some(0) => Steal::Empty,
                 Some(n) => Steal::Success(n),
                 None => Steal::Retry,
@@ -223,27 +238,34 @@ impl<T> Shared<T> {
         if seen.idx >= self.entries {
             return Steal::Empty;
         }
-        match Self::steal_in::<F>(block, seen, max, &mut sink) {
+        match Self::steal_in::<F>(block, seen, max, false, &mut sink) {
             Some(0) => Steal::Empty,
             Some(n) => Steal::Success(n),
             None => Steal::Retry,
         }
     }
 
-    /// Reserve and copy out up to `max` entries of `block` given its s_pos `seen`.
-    /// `Some(0)`: nothing there; `None`: lost a race.
+    /// Reserve and copy out up to `max` entries of `block` given its s_pos `seen` (with
+    /// `half`, up to half of the stealable ones, rounded up). `Some(0)`: nothing there;
+    /// `None`: lost a race.
     #[inline]
     fn steal_in<F: Flavour>(
         block: &Block<T>,
         seen: Pos,
         max: u32,
+        half: bool,
         sink: &mut impl FnMut(T),
     ) -> Option<u32> {
         let end = F::stealable_end(block, seen)?;
         if seen.idx >= end {
             return Some(0);
         }
-        let n = max.min(end - seen.idx);
+        let available = end - seen.idx;
+        let n = max.min(if half {
+            available.div_ceil(2)
+        } else {
+            available
+        });
         if !block.reserve(seen, n, F::reserve_ordering()) {
             return None;
         }

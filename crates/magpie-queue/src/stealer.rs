@@ -38,6 +38,38 @@ impl<T, F: Flavour> Stealer<T, F> {
         crate::dest::steal_batch_into(dest, max, &mut |n, sink| self.shared.steal::<F>(n, sink))
     }
 
+    /// Takes up to `max` items (at most one block, with one reservation) and hands them
+    /// to `sink`, oldest first; returns how many. Unlike
+    /// [`steal_batch_into`](Self::steal_batch_into), the amount is not limited by the
+    /// room left in a destination's current block: the caller stores them (e.g. pushes
+    /// them on its own queue, spilling what does not fit).
+    pub fn steal_batch_with(&self, max: usize, sink: impl FnMut(T)) -> Steal<usize> {
+        let max = max.clamp(1, u32::MAX as usize) as u32;
+        self.shared.steal::<F>(max, sink).map(|n| n as usize)
+    }
+
+    /// Takes half of what the oldest non-empty block holds (rounded up, at most `max`)
+    /// and hands it to `sink`, oldest first; returns how many: the classic steal-half.
+    /// A lone item is taken alone, as by [`steal`](Self::steal); a full block of small
+    /// tasks (a loop of spawns) goes over in a few steals rather than one steal per
+    /// item, while its owner keeps the other half.
+    ///
+    /// ```
+    /// use magpie_queue::{lifo, Steal};
+    /// let victim = lifo::Worker::new();
+    /// for i in 0..5 {
+    ///     victim.push(i).unwrap();
+    /// }
+    /// assert!(victim.share());
+    /// let mut got = Vec::new();
+    /// assert_eq!(victim.stealer().steal_half_with(64, |x| got.push(x)), Steal::Success(3));
+    /// assert_eq!(got, [0, 1, 2]);
+    /// ```
+    pub fn steal_half_with(&self, max: usize, sink: impl FnMut(T)) -> Steal<usize> {
+        let max = max.clamp(1, u32::MAX as usize) as u32;
+        self.shared.steal_half::<F>(max, sink).map(|n| n as usize)
+    }
+
     /// Like [`steal_batch_into`](Self::steal_batch_into), but returns the oldest stolen
     /// item instead of pushing it.
     pub fn steal_batch_and_pop(&self, dest: &impl BatchDestination<T>, max: usize) -> Steal<T> {

@@ -123,7 +123,7 @@ impl fmt::Debug for ThreadPoolBuilder {
 
 impl ThreadPoolBuilder {
     /// Defaults: threads from `MAGPIE_NUM_THREADS` or the CPU count, LIFO queues of
-    /// [`DEFAULT_BLOCKS`] × [`DEFAULT_ENTRIES`], random victims, steal one job, no
+    /// [`DEFAULT_BLOCKS`] × [`DEFAULT_ENTRIES`], random victims, steal half, no
     /// pinning, panics in detached tasks printed to stderr.
     pub fn new() -> Self {
         Self {
@@ -132,7 +132,7 @@ impl ThreadPoolBuilder {
             blocks: DEFAULT_BLOCKS,
             entries: DEFAULT_ENTRIES,
             policy: Arc::new(Random),
-            steal_amount: StealAmount::One,
+            steal_amount: StealAmount::Half,
             thread_name: None,
             stack_size: None,
             start_handler: None,

@@ -24,8 +24,14 @@ pub enum QueueFlavour {
 /// How much a thief takes from a victim in one steal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum StealAmount {
-    /// One job (the default; fork-join steals the biggest pending subtree).
+    /// Half of the jobs in the victim's oldest shared block, rounded up (the default):
+    /// a lone pending job — in fork-join, the biggest subtree — is taken alone, while
+    /// a block filled by a loop of spawns goes over half a block per steal. One job
+    /// per steal made a thief that kept up with such a loop pay a cross-core steal per
+    /// tiny task (1 M spawns from one scope: 110–150 ms against 17–22 ms).
     #[default]
+    Half,
+    /// One job.
     One,
     /// Half a block of jobs.
     HalfBlock,
@@ -34,9 +40,11 @@ pub enum StealAmount {
 }
 
 impl StealAmount {
+    /// Most jobs one steal takes.
     pub(crate) fn items(self, entries: usize) -> usize {
         match self {
             StealAmount::One => 1,
+            StealAmount::Half => entries.div_ceil(2),
             StealAmount::HalfBlock => (entries / 2).max(1),
             StealAmount::Block => entries,
         }
@@ -152,28 +160,25 @@ impl LocalQueue {
 }
 
 impl QueueStealer {
-    /// Steals up to `max` jobs: the first is returned, the rest go to `dest`.
-    pub(crate) fn steal_into(&self, dest: &LocalQueue, max: usize) -> (Steal<JobRef>, usize) {
-        if max <= 1 {
-            let got = match self {
-                QueueStealer::Lifo(s) => s.steal(),
-                QueueStealer::Fifo(s) => s.steal(),
-            };
-            let n = usize::from(matches!(got, Steal::Success(_)));
-            return (got, n);
-        }
-        let moved = match (self, dest) {
-            (QueueStealer::Lifo(s), LocalQueue::Lifo(d)) => s.steal_batch_into(d, max),
-            (QueueStealer::Fifo(s), LocalQueue::Fifo(d)) => s.steal_batch_into(d, max),
-            _ => unreachable!("all queues of a pool share one flavour"),
+    /// Steals up to `max` jobs (with `half`, up to half of the victim's oldest block,
+    /// rounded up) into `out`, oldest first; returns how many.
+    ///
+    /// The thief stores them itself rather than through `steal_batch_into`, whose
+    /// amount is capped by the room in the thief's current block: a LIFO top block
+    /// left near its end by a takeover, then emptied, has room for one, and every batch
+    /// steal then took a single job (1 M spawns after a tree walk: 6.7× slower).
+    pub(crate) fn steal_some(&self, max: usize, half: bool, out: &mut Vec<JobRef>) -> Steal<usize> {
+        let one = |job| {
+            out.push(job);
+            1
         };
-        match moved {
-            Steal::Success(n) => match dest.pop() {
-                Some(job) => (Steal::Success(job), n),
-                None => (Steal::Retry, n),
-            },
-            Steal::Empty => (Steal::Empty, 0),
-            Steal::Retry => (Steal::Retry, 0),
+        match self {
+            QueueStealer::Lifo(s) if max <= 1 => s.steal().map(one),
+            QueueStealer::Fifo(s) if max <= 1 => s.steal().map(one),
+            QueueStealer::Lifo(s) if half => s.steal_half_with(max, |job| out.push(job)),
+            QueueStealer::Lifo(s) => s.steal_batch_with(max, |job| out.push(job)),
+            QueueStealer::Fifo(s) if half => s.steal_half_with(max, |job| out.push(job)),
+            QueueStealer::Fifo(s) => s.steal_batch_with(max, |job| out.push(job)),
         }
     }
 

@@ -13,7 +13,7 @@ use crate::job::{JobRef, StackJob};
 use crate::job_cache::JobCache;
 use crate::latch::{CoreLatch, LockLatch};
 use crate::policy::{Topology, VictimPolicy};
-use crate::queue::{LocalQueue, QueueStealer};
+use crate::queue::{LocalQueue, QueueStealer, StealAmount};
 use crate::sleep::Sleep;
 use crate::stats::{PoolStats, WorkerCounters};
 use crate::worker::WorkerThread;
@@ -34,7 +34,7 @@ pub(crate) struct Registry {
     pub(crate) sleep: Sleep,
     pub(crate) policy: Arc<dyn VictimPolicy>,
     pub(crate) topology: Topology,
-    pub(crate) steal_items: usize,
+    pub(crate) steal_amount: StealAmount,
     pub(crate) entries: usize,
     panic_handler: Option<Arc<PanicHandler>>,
     start_handler: Option<Arc<ThreadHook>>,
@@ -70,7 +70,7 @@ impl Registry {
             sleep: Sleep::new(n),
             policy: builder.policy.clone(),
             topology: Topology::detect(&pinned),
-            steal_items: builder.steal_amount.items(builder.entries),
+            steal_amount: builder.steal_amount,
             entries: builder.entries,
             panic_handler: builder.panic_handler.take(),
             start_handler: builder.start_handler.take(),

@@ -13,7 +13,7 @@ use crate::job::JobRef;
 use crate::job_cache::{JobCache, Outbox};
 use crate::latch::{CoreLatch, CountLatch};
 use crate::policy::{StealOutcome, Thief, Topology, Victims};
-use crate::queue::LocalQueue;
+use crate::queue::{LocalQueue, StealAmount};
 use crate::registry::Registry;
 use crate::stats::{bump, WorkerCounters};
 use crate::Rng;
@@ -370,20 +370,25 @@ impl WorkerThread {
                 continue;
             }
             let start = self.wants_latency.then(Instant::now);
-            let (got, items) = registry.threads[victim]
-                .stealer
-                .steal_into(&self.local, registry.steal_items);
+            // SAFETY: only this thread touches its batch buffer, never re-entrantly
+            // (`keep_batch` drains it before anything else can run).
+            let batch = unsafe { &mut *self.batch.get() };
+            let got = registry.threads[victim].stealer.steal_some(
+                registry.steal_amount.items(registry.entries),
+                registry.steal_amount == StealAmount::Half,
+                batch,
+            );
             let latency = start.map_or(Duration::ZERO, |s| s.elapsed());
-            let outcome = match &got {
-                Steal::Success(_) => StealOutcome::Success { items },
+            let outcome = match got {
+                Steal::Success(items) => StealOutcome::Success { items },
                 Steal::Empty => StealOutcome::Empty,
                 Steal::Retry => StealOutcome::Retry,
             };
             thief.record(victim, outcome, latency);
-            if let Steal::Success(job) = got {
+            if let Steal::Success(items) = got {
                 bump(&counters.steals, 1);
                 bump(&counters.items_stolen, items as u64);
-                return Some(job);
+                return self.keep_batch(batch);
             }
         }
         None
@@ -455,6 +460,14 @@ impl WorkerThread {
         // SAFETY: only this thread touches its batch buffer, never re-entrantly.
         let batch = unsafe { &mut *self.batch.get() };
         injector.pop_batch(max, batch);
+        self.keep_batch(batch)
+    }
+
+    /// Takes a batch of jobs just stolen or taken from the injector (oldest first):
+    /// returns the oldest to run now (what a one-job steal would have taken) and keeps
+    /// the rest on this worker's queue, shared if others are idle; what does not fit
+    /// goes back to the injector.
+    fn keep_batch(&self, batch: &mut Vec<JobRef>) -> Option<JobRef> {
         let mut jobs = batch.drain(..);
         let first = jobs.next()?;
         for job in jobs {

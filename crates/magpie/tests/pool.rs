@@ -17,7 +17,12 @@ fn pool(n: usize) -> ThreadPool {
 #[test]
 fn join_computes_fib_in_every_flavour_and_steal_amount() {
     for flavour in [QueueFlavour::Lifo, QueueFlavour::Fifo] {
-        for amount in [StealAmount::One, StealAmount::HalfBlock, StealAmount::Block] {
+        for amount in [
+            StealAmount::Half,
+            StealAmount::One,
+            StealAmount::HalfBlock,
+            StealAmount::Block,
+        ] {
             let pool = ThreadPoolBuilder::new()
                 .num_threads(3)
                 .flavour(flavour)

@@ -57,6 +57,7 @@ fn random_trees_over_every_configuration() {
         for name in magpie::policy::NAMES {
             for (flavour, amount, threads) in [
                 (QueueFlavour::Lifo, StealAmount::One, 2),
+                (QueueFlavour::Fifo, StealAmount::Half, 2),
                 (QueueFlavour::Fifo, StealAmount::HalfBlock, 3),
                 (QueueFlavour::Lifo, StealAmount::Block, 8),
             ] {

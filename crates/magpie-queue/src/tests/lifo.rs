@@ -114,6 +114,27 @@ fn batch_steal_moves_a_block_with_one_reservation() {
 }
 
 #[test]
+fn steal_half_takes_half_of_the_oldest_block_rounded_up() {
+    let victim = Worker::with_config(Config::new(4, 8).unwrap());
+    let s = victim.stealer();
+    for i in 0..17 {
+        victim.push(i).unwrap();
+    }
+    // Blocks [0..8) and [8..16) are granted; 16 is in the owner's top block.
+    let mut got = Vec::new();
+    let mut take = |max| s.steal_half_with(max, |x| got.push(x));
+    assert_eq!(take(64), Steal::Success(4)); // 0..4 of 8
+    assert_eq!(take(64), Steal::Success(2)); // 4..6 of the 4 left
+    assert_eq!(take(1), Steal::Success(1)); // capped by max
+    assert_eq!(take(64), Steal::Success(1)); // the lone 7
+    assert_eq!(take(64), Steal::Success(4)); // half of the next block
+    assert_eq!(got, (0..12).collect::<Vec<_>>());
+    let mut all = Vec::new();
+    assert_eq!(s.steal_batch_with(64, |x| all.push(x)), Steal::Success(4));
+    assert_eq!(all, [12, 13, 14, 15]);
+}
+
+#[test]
 fn pop_block_spills_oldest_then_push_succeeds() {
     let w = small();
     for i in 0..4 {
