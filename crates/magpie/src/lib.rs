@@ -24,7 +24,11 @@
 //! * Each worker owns a BWoS queue ([`magpie_queue::lifo`] by default, or
 //!   [`magpie_queue::fifo`]): the owner's push and pop in its private top block are plain
 //!   loads and stores, so an uncontended `join` costs no atomic read-modify-write and no
-//!   fence. Thieves take whole granted blocks' items, oldest first.
+//!   fence. Thieves take from granted blocks, oldest first: by default half of the
+//!   oldest block's jobs, so a lone pending `join` half moves alone and a block filled
+//!   by a loop of spawns moves half a block at a time ([`StealAmount`]).
+//! * Spawned jobs live in recycled per-worker slots, not one `Box` each: slots freed by
+//!   a thief go back to their worker eight at a time (`src/job_cache.rs`).
 //! * Work from outside the pool, and the oldest block of a full worker queue, go to the
 //!   two-lock injector ([`magpie_queue::twolock`]); nothing is lost when a queue fills.
 //! * BWoS thieves cannot take from the owner's private block, which starves them when
