@@ -1,5 +1,5 @@
-//! A worker thread: its own queue, how it finds work (own queue → victims chosen by the
-//! policy → injector), and how it waits for a latch while staying useful.
+//! A worker thread: its own queue, its pushes and sharing, its scope counts, and how it
+//! waits for a latch while staying useful; how it finds work is in `worker/find_work.rs`.
 
 use std::cell::{Cell, UnsafeCell};
 use std::marker::PhantomData;
@@ -7,16 +7,18 @@ use std::ptr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use magpie_queue::Steal;
-
 use crate::job::JobRef;
 use crate::job_cache::{JobCache, Outbox};
 use crate::latch::{CoreLatch, CountLatch};
-use crate::policy::{StealOutcome, Thief, Topology, Victims};
-use crate::queue::{LocalQueue, StealAmount};
+use crate::policy::Thief;
+use crate::queue::LocalQueue;
 use crate::registry::Registry;
 use crate::stats::{bump, WorkerCounters};
 use crate::Rng;
+
+mod find_work;
+
+use find_work::INJECTOR_BATCH;
 
 /// Search rounds that only spin before a worker yields its CPU between rounds.
 const SPIN_ROUNDS: u32 = 8;
@@ -24,15 +26,9 @@ const SPIN_ROUNDS: u32 = 8;
 /// 10–100 µs: long enough to catch the next stealable job of a running computation,
 /// short enough that an idle pool sleeps at once.
 const SEARCH_ROUNDS: u32 = 40;
-/// How long a victim's only stealable job must stay the same job before a thief takes
-/// it (see `lone_job_waits`): dozens of tiny tasks, and little next to a task worth
-/// stealing (a `join` half that is still running).
-const LONE_PATIENCE: Duration = Duration::from_micros(2);
 /// How long a searcher that stays awake because work keeps being shared (see
 /// `wait_until_cold`) waits between looks.
 const STAY_AWAKE_PAUSE: Duration = Duration::from_micros(20);
-/// Largest batch a worker takes from the injector at once.
-const INJECTOR_BATCH: usize = 32;
 /// Scope counts a worker takes ahead for spawns, and finished scope jobs it reports at
 /// once (see `take_spawn_credit`).
 const SCOPE_BATCH: usize = 64;
@@ -339,171 +335,6 @@ impl WorkerThread {
         unsafe { self.outbox.flush() };
     }
 
-    /// Own queue first, then the victims, then the injector.
-    fn find_work(&self) -> Option<JobRef> {
-        self.local
-            .pop()
-            .or_else(|| self.steal())
-            .or_else(|| self.take_injected())
-    }
-
-    fn steal(&self) -> Option<JobRef> {
-        // SAFETY: `thief` and `rng` are touched only by this thread, and never
-        // re-entrantly: policies do not run jobs.
-        let thief = unsafe { &mut *self.thief.get() }.as_mut()?;
-        let rng = unsafe { &mut *self.rng.get() };
-        let registry = &*self.registry;
-        let victims = PoolVictims {
-            registry,
-            me: self.index,
-        };
-        let counters = self.counters();
-        for _ in 0..2 * (registry.num_threads() - 1) {
-            bump(&counters.steal_attempts, 1);
-            let Some(victim) = thief.choose(&victims, rng) else {
-                continue;
-            };
-            debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
-            if self.lone_job_waits(victim) {
-                // No attempt was made: nothing to record (a zero latency or an Empty
-                // would skew latency- and outcome-driven policies).
-                continue;
-            }
-            let start = self.wants_latency.then(Instant::now);
-            // SAFETY: only this thread touches its batch buffer, never re-entrantly
-            // (`keep_batch` drains it before anything else can run).
-            let batch = unsafe { &mut *self.batch.get() };
-            let got = registry.threads[victim].stealer.steal_some(
-                registry.steal_amount.items(registry.entries),
-                registry.steal_amount == StealAmount::Half,
-                batch,
-            );
-            let latency = start.map_or(Duration::ZERO, |s| s.elapsed());
-            let outcome = match got {
-                Steal::Success(items) => StealOutcome::Success { items },
-                Steal::Empty => StealOutcome::Empty,
-                Steal::Retry => StealOutcome::Retry,
-            };
-            thief.record(victim, outcome, latency);
-            if let Steal::Success(items) = got {
-                bump(&counters.steals, 1);
-                bump(&counters.items_stolen, items as u64);
-                return self.keep_batch(batch);
-            }
-        }
-        None
-    }
-
-    /// Whether to skip `victim` for now: it shows nothing to steal, or only one job
-    /// that its owner is about to pop back itself.
-    ///
-    /// A chain of spawns (each task spawns the next) shares every new task (the pusher
-    /// is alone), so the victim's queue flickers between zero and one stealable job
-    /// every few tens of nanoseconds. A thief that steals it moves the whole chain, with
-    /// its scope counts and cache lines, to itself; the former owner, now a fresh
-    /// searcher, steals it back the same way: the ping-pong that made the 1M chain
-    /// bimodal (issue 21: 2,000–7,000 steals per run against 0–2 in fast runs). Two
-    /// holes let it through the first version of this rule, which compared the
-    /// victim's tasks-run counter at two looks:
-    /// * a look that saw *no* job went on to attempt the steal, and the attempt, a
-    ///   moment later, took the job the victim had pushed meanwhile (almost all of the
-    ///   ping-pong steals); so an empty victim is skipped without an attempt;
-    /// * the two looks were nanoseconds apart (one `steal` call), which proves nothing
-    ///   against tasks of tens of nanoseconds; and the tasks-run counter is the wrong
-    ///   signal for fork-join, whose owner keeps finishing small tasks deep in its
-    ///   recursion while its lone job (the big sibling) waits.
-    ///
-    /// So a lone job is taken only once it has provably been the *same* job for
-    /// [`LONE_PATIENCE`]: the victim's `shares` counter (LIFO: one grant per lone-job
-    /// push) has not moved, so it pushed nothing new and did not pop the job back — it
-    /// is busy with a long task (a `join`'s first half) or descheduled, and the job
-    /// would otherwise wait for all of it (BWoS §8). FIFO queues publish every push
-    /// without a grant and keep the tasks-run counter. A skipped look is not reported to
-    /// the victim policy.
-    fn lone_job_waits(&self, victim: usize) -> bool {
-        let t = &self.registry.threads[victim];
-        match t.stealer.stealable_len() {
-            // Nothing to take now. Attempting anyway would take whatever the victim
-            // shares in the meantime — in a chain, its next task a moment after the
-            // push — without the check below: most of the ping-pong steals.
-            0 => return true,
-            1 => {}
-            _ => return false,
-        }
-        let mark = match self.local {
-            LocalQueue::Lifo(_) => &t.counters.shares,
-            LocalQueue::Fifo(_) => &t.counters.tasks,
-        }
-        .load(std::sync::atomic::Ordering::Relaxed);
-        let now = Instant::now();
-        let (v, m, since) = self.lone_seen.get();
-        if (v, m) != (victim, mark) {
-            self.lone_seen.set((victim, mark, now));
-            return true;
-        }
-        now.duration_since(since) < LONE_PATIENCE
-    }
-
-    /// A fair share of the injector: at most its length divided by the workers, so two
-    /// long jobs submitted together end up on two workers.
-    fn take_injected(&self) -> Option<JobRef> {
-        let injector = &self.registry.injector;
-        let len = injector.len();
-        if len == 0 {
-            return None;
-        }
-        if len == 1 {
-            return injector.try_pop();
-        }
-        let max =
-            (len / self.registry.num_threads()).clamp(1, INJECTOR_BATCH.min(self.registry.entries));
-        // SAFETY: only this thread touches its batch buffer, never re-entrantly.
-        let batch = unsafe { &mut *self.batch.get() };
-        injector.pop_batch(max, batch);
-        self.keep_batch(batch)
-    }
-
-    /// Takes a batch of jobs just stolen or taken from the injector (oldest first):
-    /// returns the oldest to run now (what a one-job steal would have taken) and keeps
-    /// the rest on this worker's queue, shared if others are idle; what does not fit
-    /// goes back to the injector.
-    fn keep_batch(&self, batch: &mut Vec<JobRef>) -> Option<JobRef> {
-        let mut jobs = batch.drain(..);
-        let first = jobs.next()?;
-        for job in jobs {
-            if let Err(job) = self.local.push(job) {
-                self.registry.inject(job);
-            }
-        }
-        if !self.local.is_empty() && self.registry.sleep.anyone_idle() {
-            self.share();
-        }
-        Some(first)
-    }
-
-    /// How often the other workers made jobs stealable so far (their `shares`
-    /// counters): the sign that work keeps appearing (see `wait_until_cold`).
-    fn others_shares(&self) -> u64 {
-        self.registry
-            .threads
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != self.index)
-            .map(|(_, t)| t.counters.shares.load(std::sync::atomic::Ordering::Relaxed))
-            .fold(0, u64::wrapping_add)
-    }
-
-    /// Whether work is visible anywhere a thief could take it (the sleep re-check).
-    fn work_visible(&self) -> bool {
-        !self.registry.injector.is_empty()
-            || self
-                .registry
-                .threads
-                .iter()
-                .enumerate()
-                .any(|(i, t)| i != self.index && t.stealer.stealable_len() > 0)
-    }
-
     /// Runs other work until `latch` is set: the owner of a stolen join half, a scope
     /// owner, and the main loop (whose latch is the terminate signal) all wait here.
     #[inline]
@@ -601,40 +432,5 @@ impl WorkerThread {
             self.execute(job);
         }
         self.flush_scope_counts();
-    }
-}
-
-/// The [`Victims`] view of a pool for its policies.
-struct PoolVictims<'a> {
-    registry: &'a Registry,
-    me: usize,
-}
-
-impl Victims for PoolVictims<'_> {
-    fn workers(&self) -> usize {
-        self.registry.num_threads()
-    }
-
-    fn me(&self) -> usize {
-        self.me
-    }
-
-    fn sample(&self, victim: usize, rng: &mut Rng) -> bool {
-        self.registry.threads[victim].stealer.sample(rng)
-    }
-
-    fn stealable_len(&self, victim: usize) -> usize {
-        self.registry.threads[victim].stealer.stealable_len()
-    }
-
-    fn tasks_run(&self, victim: usize) -> u64 {
-        self.registry.threads[victim]
-            .counters
-            .tasks
-            .load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    fn topology(&self) -> &Topology {
-        &self.registry.topology
     }
 }

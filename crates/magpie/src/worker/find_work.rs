@@ -1,0 +1,224 @@
+//! How an idle worker finds work: its own queue, then victims chosen by the pool's
+//! policy (taking half of a victim's oldest block by default), then the injector; and
+//! the checks a searcher makes before it sleeps.
+
+use std::time::{Duration, Instant};
+
+use magpie_queue::Steal;
+
+use super::WorkerThread;
+use crate::job::JobRef;
+use crate::policy::{StealOutcome, Topology, Victims};
+use crate::queue::{LocalQueue, StealAmount};
+use crate::registry::Registry;
+use crate::stats::bump;
+use crate::Rng;
+
+/// How long a victim's only stealable job must stay the same job before a thief takes
+/// it (see `lone_job_waits`): dozens of tiny tasks, and little next to a task worth
+/// stealing (a `join` half that is still running).
+const LONE_PATIENCE: Duration = Duration::from_micros(2);
+/// Largest batch a worker takes from the injector at once.
+pub(super) const INJECTOR_BATCH: usize = 32;
+
+impl WorkerThread {
+    /// Own queue first, then the victims, then the injector.
+    pub(super) fn find_work(&self) -> Option<JobRef> {
+        self.local
+            .pop()
+            .or_else(|| self.steal())
+            .or_else(|| self.take_injected())
+    }
+
+    fn steal(&self) -> Option<JobRef> {
+        // SAFETY: `thief` and `rng` are touched only by this thread, and never
+        // re-entrantly: policies do not run jobs.
+        let thief = unsafe { &mut *self.thief.get() }.as_mut()?;
+        let rng = unsafe { &mut *self.rng.get() };
+        let registry = &*self.registry;
+        let victims = PoolVictims {
+            registry,
+            me: self.index,
+        };
+        let counters = self.counters();
+        for _ in 0..2 * (registry.num_threads() - 1) {
+            bump(&counters.steal_attempts, 1);
+            let Some(victim) = thief.choose(&victims, rng) else {
+                continue;
+            };
+            debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
+            if self.lone_job_waits(victim) {
+                // No attempt was made: nothing to record (a zero latency or an Empty
+                // would skew latency- and outcome-driven policies).
+                continue;
+            }
+            let start = self.wants_latency.then(Instant::now);
+            // SAFETY: only this thread touches its batch buffer, never re-entrantly
+            // (`keep_batch` drains it before anything else can run).
+            let batch = unsafe { &mut *self.batch.get() };
+            let got = registry.threads[victim].stealer.steal_some(
+                registry.steal_amount.items(registry.entries),
+                registry.steal_amount == StealAmount::Half,
+                batch,
+            );
+            let latency = start.map_or(Duration::ZERO, |s| s.elapsed());
+            let outcome = match got {
+                Steal::Success(items) => StealOutcome::Success { items },
+                Steal::Empty => StealOutcome::Empty,
+                Steal::Retry => StealOutcome::Retry,
+            };
+            thief.record(victim, outcome, latency);
+            if let Steal::Success(items) = got {
+                bump(&counters.steals, 1);
+                bump(&counters.items_stolen, items as u64);
+                return self.keep_batch(batch);
+            }
+        }
+        None
+    }
+
+    /// Whether to skip `victim` for now: it shows nothing to steal, or only one job
+    /// that its owner is about to pop back itself.
+    ///
+    /// A chain of spawns (each task spawns the next) shares every new task (the pusher
+    /// is alone), so the victim's queue flickers between zero and one stealable job
+    /// every few tens of nanoseconds. A thief that steals it moves the whole chain, with
+    /// its scope counts and cache lines, to itself; the former owner, now a fresh
+    /// searcher, steals it back the same way: the ping-pong that made the 1M chain
+    /// bimodal (issue 21: 2,000–7,000 steals per run against 0–2 in fast runs). Two
+    /// holes let it through the first version of this rule, which compared the
+    /// victim's tasks-run counter at two looks:
+    /// * a look that saw *no* job went on to attempt the steal, and the attempt, a
+    ///   moment later, took the job the victim had pushed meanwhile (almost all of the
+    ///   ping-pong steals); so an empty victim is skipped without an attempt;
+    /// * the two looks were nanoseconds apart (one `steal` call), which proves nothing
+    ///   against tasks of tens of nanoseconds; and the tasks-run counter is the wrong
+    ///   signal for fork-join, whose owner keeps finishing small tasks deep in its
+    ///   recursion while its lone job (the big sibling) waits.
+    ///
+    /// So a lone job is taken only once it has provably been the *same* job for
+    /// [`LONE_PATIENCE`]: the victim's `shares` counter (LIFO: one grant per lone-job
+    /// push) has not moved, so it pushed nothing new and did not pop the job back — it
+    /// is busy with a long task (a `join`'s first half) or descheduled, and the job
+    /// would otherwise wait for all of it (BWoS §8). FIFO queues publish every push
+    /// without a grant and keep the tasks-run counter. A skipped look is not reported to
+    /// the victim policy.
+    fn lone_job_waits(&self, victim: usize) -> bool {
+        let t = &self.registry.threads[victim];
+        match t.stealer.stealable_len() {
+            // Nothing to take now. Attempting anyway would take whatever the victim
+            // shares in the meantime — in a chain, its next task a moment after the
+            // push — without the check below: most of the ping-pong steals.
+            0 => return true,
+            1 => {}
+            _ => return false,
+        }
+        let mark = match self.local {
+            LocalQueue::Lifo(_) => &t.counters.shares,
+            LocalQueue::Fifo(_) => &t.counters.tasks,
+        }
+        .load(std::sync::atomic::Ordering::Relaxed);
+        let now = Instant::now();
+        let (v, m, since) = self.lone_seen.get();
+        if (v, m) != (victim, mark) {
+            self.lone_seen.set((victim, mark, now));
+            return true;
+        }
+        now.duration_since(since) < LONE_PATIENCE
+    }
+
+    /// A fair share of the injector: at most its length divided by the workers, so two
+    /// long jobs submitted together end up on two workers.
+    fn take_injected(&self) -> Option<JobRef> {
+        let injector = &self.registry.injector;
+        let len = injector.len();
+        if len == 0 {
+            return None;
+        }
+        if len == 1 {
+            return injector.try_pop();
+        }
+        let max =
+            (len / self.registry.num_threads()).clamp(1, INJECTOR_BATCH.min(self.registry.entries));
+        // SAFETY: only this thread touches its batch buffer, never re-entrantly.
+        let batch = unsafe { &mut *self.batch.get() };
+        injector.pop_batch(max, batch);
+        self.keep_batch(batch)
+    }
+
+    /// Takes a batch of jobs just stolen or taken from the injector (oldest first):
+    /// returns the oldest to run now (what a one-job steal would have taken) and keeps
+    /// the rest on this worker's queue, shared if others are idle; what does not fit
+    /// goes back to the injector.
+    fn keep_batch(&self, batch: &mut Vec<JobRef>) -> Option<JobRef> {
+        let mut jobs = batch.drain(..);
+        let first = jobs.next()?;
+        for job in jobs {
+            if let Err(job) = self.local.push(job) {
+                self.registry.inject(job);
+            }
+        }
+        if !self.local.is_empty() && self.registry.sleep.anyone_idle() {
+            self.share();
+        }
+        Some(first)
+    }
+
+    /// How often the other workers made jobs stealable so far (their `shares`
+    /// counters): the sign that work keeps appearing (see `wait_until_cold`).
+    pub(super) fn others_shares(&self) -> u64 {
+        self.registry
+            .threads
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != self.index)
+            .map(|(_, t)| t.counters.shares.load(std::sync::atomic::Ordering::Relaxed))
+            .fold(0, u64::wrapping_add)
+    }
+
+    /// Whether work is visible anywhere a thief could take it (the sleep re-check).
+    pub(super) fn work_visible(&self) -> bool {
+        !self.registry.injector.is_empty()
+            || self
+                .registry
+                .threads
+                .iter()
+                .enumerate()
+                .any(|(i, t)| i != self.index && t.stealer.stealable_len() > 0)
+    }
+}
+
+/// The [`Victims`] view of a pool for its policies.
+pub(super) struct PoolVictims<'a> {
+    pub(super) registry: &'a Registry,
+    pub(super) me: usize,
+}
+
+impl Victims for PoolVictims<'_> {
+    fn workers(&self) -> usize {
+        self.registry.num_threads()
+    }
+
+    fn me(&self) -> usize {
+        self.me
+    }
+
+    fn sample(&self, victim: usize, rng: &mut Rng) -> bool {
+        self.registry.threads[victim].stealer.sample(rng)
+    }
+
+    fn stealable_len(&self, victim: usize) -> usize {
+        self.registry.threads[victim].stealer.stealable_len()
+    }
+
+    fn tasks_run(&self, victim: usize) -> u64 {
+        self.registry.threads[victim]
+            .counters
+            .tasks
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn topology(&self) -> &Topology {
+        &self.registry.topology
+    }
+}
