@@ -160,25 +160,26 @@ impl LocalQueue {
 }
 
 impl QueueStealer {
-    /// Steals up to `max` jobs (with `half`, up to half of the victim's oldest block,
-    /// rounded up) into `out`, oldest first; returns how many.
+    /// Steals what `amount` allows (blocks of `entries` jobs) into `out`, oldest first;
+    /// returns how many.
     ///
     /// The thief stores them itself rather than through `steal_batch_into`, whose
     /// amount is capped by the room in the thief's current block: a LIFO top block
     /// left near its end by a takeover, then emptied, has room for one, and every batch
     /// steal then took a single job (1 M spawns after a tree walk: 6.7× slower).
-    pub(crate) fn steal_some(&self, max: usize, half: bool, out: &mut Vec<JobRef>) -> Steal<usize> {
-        let one = |job| {
-            out.push(job);
-            1
-        };
-        match self {
-            QueueStealer::Lifo(s) if max <= 1 => s.steal().map(one),
-            QueueStealer::Fifo(s) if max <= 1 => s.steal().map(one),
-            QueueStealer::Lifo(s) if half => s.steal_half_with(max, |job| out.push(job)),
-            QueueStealer::Lifo(s) => s.steal_batch_with(max, |job| out.push(job)),
-            QueueStealer::Fifo(s) if half => s.steal_half_with(max, |job| out.push(job)),
-            QueueStealer::Fifo(s) => s.steal_batch_with(max, |job| out.push(job)),
+    pub(crate) fn steal_some(
+        &self,
+        amount: StealAmount,
+        entries: usize,
+        out: &mut Vec<JobRef>,
+    ) -> Steal<usize> {
+        let max = amount.items(entries);
+        let sink = |job| out.push(job);
+        match (self, amount) {
+            (QueueStealer::Lifo(s), StealAmount::Half) => s.steal_half_with(max, sink),
+            (QueueStealer::Lifo(s), _) => s.steal_batch_with(max, sink),
+            (QueueStealer::Fifo(s), StealAmount::Half) => s.steal_half_with(max, sink),
+            (QueueStealer::Fifo(s), _) => s.steal_batch_with(max, sink),
         }
     }
 

@@ -9,7 +9,7 @@ use magpie_queue::Steal;
 use super::WorkerThread;
 use crate::job::JobRef;
 use crate::policy::{StealOutcome, Topology, Victims};
-use crate::queue::{LocalQueue, StealAmount};
+use crate::queue::LocalQueue;
 use crate::registry::Registry;
 use crate::stats::bump;
 use crate::Rng;
@@ -57,8 +57,8 @@ impl WorkerThread {
             // (`keep_batch` drains it before anything else can run).
             let batch = unsafe { &mut *self.batch.get() };
             let got = registry.threads[victim].stealer.steal_some(
-                registry.steal_amount.items(registry.entries),
-                registry.steal_amount == StealAmount::Half,
+                registry.steal_amount,
+                registry.entries,
                 batch,
             );
             let latency = start.map_or(Duration::ZERO, |s| s.elapsed());
