@@ -24,8 +24,8 @@ pub struct CliqueArgs {
     #[arg(long, value_name = "K")]
     decide: Option<usize>,
     /// The upper bound to prune with: `colour` (greedy colouring with MCS's
-    /// Re-NUMBER) or `infra-chromatic` (BBMCX's tighter bound: fewer nodes, more work
-    /// per node)
+    /// Re-NUMBER) or `infra-chromatic` (BBMCX's triplets generalised by MaxCLQ's unit
+    /// propagation: fewer nodes, more work per node)
     #[arg(long, value_name = "BOUND", default_value = "colour")]
     bound: clique::CliqueBound,
     #[command(flatten)]

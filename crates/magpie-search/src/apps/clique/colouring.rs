@@ -1,5 +1,5 @@
-//! The clique search's bound: greedy colour classes, MCS's Re-NUMBER and BBMCX's
-//! infra-chromatic rule, on plain words.
+//! The clique search's bound: greedy colour classes, MCS's Re-NUMBER and (in
+//! [`absorb`](super::absorb)) the infra-chromatic / MaxSAT rule, on plain words.
 //!
 //! Colouring runs at every node and is nearly all of a node's cost, so it works on a
 //! flat adjacency matrix ([`Adjacency`]) and on per-thread scratch words that are
@@ -7,7 +7,8 @@
 
 use std::cell::RefCell;
 
-use super::bitset::{intersects, intersects_both, single_common, single_common_in, Bitset};
+use super::absorb::{absorb, Propagation};
+use super::bitset::{intersects, single_common, single_common_in, Bitset};
 use super::graph::Graph;
 
 /// The adjacency matrix as rows of `words` 64-bit words, one row per vertex.
@@ -30,7 +31,7 @@ impl Adjacency {
     /// The number of words per row: `W`, or the stored width when `W` is 0 (see
     /// [`colour`]).
     #[inline(always)]
-    fn width<const W: usize>(&self) -> usize {
+    pub(super) fn width<const W: usize>(&self) -> usize {
         if W == 0 {
             self.words
         } else {
@@ -39,7 +40,7 @@ impl Adjacency {
     }
 
     #[inline(always)]
-    fn row<const W: usize>(&self, v: usize) -> &[u64] {
+    pub(super) fn row<const W: usize>(&self, v: usize) -> &[u64] {
         let words = self.width::<W>();
         &self.rows[v * words..(v + 1) * words]
     }
@@ -72,6 +73,11 @@ struct Scratch {
     /// Where each of those classes ends in `high`.
     high_ends: Vec<usize>,
     absorbed: Vec<u32>,
+    /// The low class of each vertex in one (others: stale).
+    class_of: Vec<u32>,
+    /// The vertices of the unfrozen low classes.
+    open: Vec<u64>,
+    propagation: Propagation,
 }
 
 thread_local! {
@@ -85,13 +91,12 @@ thread_local! {
 /// `kmin` that has no neighbour of `q`. Classes left empty are dropped.
 ///
 /// With `infra`, a vertex `v` that Re-NUMBER cannot move is also taken out of the
-/// branching classes when two classes `Ci`, `Cj` below `kmin` leave no triangle with
-/// it: `v` has a single neighbour `q` in `Ci`, and `Cj` holds no common neighbour of
-/// `v` and `q` (the infra-chromatic bound of BBMCX, San Segundo et al. 2015). A
-/// clique then has at most two vertices in `{v} ∪ Ci ∪ Cj`, so the classes below
+/// branching classes when unit propagation over the classes below `kmin` proves that
+/// no clique takes `v` and one vertex of each of some `s` of them ([`absorb`]: BBMCX's
+/// infra-chromatic triplets, San Segundo et al. 2015, are its shortest proofs). A
+/// clique then has at most `s` vertices in `v` and those classes, so the classes below
 /// `kmin` with the absorbed vertices still hold no clique of more than `kmin - 1`
-/// vertices; each class takes part in one such triplet at most and is not changed
-/// afterwards.
+/// vertices; each class takes part in one proof at most and is not changed afterwards.
 ///
 /// Returns the vertices ordered by colour (1-based; absorbed vertices get the colour
 /// `kmin - 1`); a clique among the candidates of colour at most `c` has at most `c`
@@ -163,8 +168,10 @@ fn greedy_classes<const W: usize>(
         high,
         high_ends,
         absorbed,
+        class_of,
         ..
     } = scratch;
+    class_of.resize(words * 64, 0);
     // Fixed-length copies below (a call to memcpy for a few words otherwise).
     uncoloured.resize(words, 0);
     uncoloured.copy_from_slice(&candidates[..words]);
@@ -216,6 +223,7 @@ fn greedy_classes<const W: usize>(
             if is_low {
                 low[classes * words + i] |= bit;
                 occupied[classes] |= word_bit(i);
+                class_of[v] = classes as u32;
             } else {
                 high.push(v as u32);
             }
@@ -227,7 +235,7 @@ fn greedy_classes<const W: usize>(
     }
 }
 
-/// Re-NUMBER (and with `infra` the infra-chromatic rule) for every vertex of the
+/// Re-NUMBER (and with `infra` the absorbing rule) for every vertex of the
 /// branching classes, in class order.
 fn renumber_all<const W: usize>(
     adjacency: &Adjacency,
@@ -243,10 +251,20 @@ fn renumber_all<const W: usize>(
         singles,
         high,
         absorbed,
+        propagation,
+        class_of,
+        open,
         ..
     } = scratch;
     frozen.clear();
     frozen.resize(low, false);
+    open.clear();
+    open.resize(words, 0);
+    for class in classes[..low * words].chunks_exact(words) {
+        for (o, c) in open.iter_mut().zip(class) {
+            *o |= c;
+        }
+    }
     let mut unfrozen = low;
     for slot in high.iter_mut() {
         let v = *slot as usize;
@@ -254,14 +272,19 @@ fn renumber_all<const W: usize>(
             words,
             classes: &mut classes[..],
             occupied: &mut occupied[..],
+            class_of: &mut class_of[..],
+            open: &mut open[..],
         };
         if let Some(k1) = renumber::<W>(adjacency, &mut low, frozen, v, singles) {
             low.insert(k1, v);
             *slot = MOVED;
-        } else if infra && unfrozen >= 2 && absorb::<W>(adjacency, &low, frozen, v, singles) {
-            unfrozen -= 2;
-            absorbed.push(*slot);
-            *slot = MOVED;
+        } else if infra && unfrozen >= 2 {
+            let used = absorb::<W>(adjacency, &mut low, frozen, v, singles, propagation);
+            if used > 0 {
+                unfrozen -= used;
+                absorbed.push(*slot);
+                *slot = MOVED;
+            }
         }
     }
 }
@@ -298,36 +321,15 @@ fn renumber<const W: usize>(
     None
 }
 
-/// The infra-chromatic rule (see [`colour`]): finds two unfrozen low classes that
-/// leave no triangle with `v`, and freezes them. `singles` are the classes where `v`
-/// has a single neighbour (from [`renumber`]; none was frozen since).
-fn absorb<const W: usize>(
-    adjacency: &Adjacency,
-    low: &LowClasses<'_>,
-    frozen: &mut [bool],
-    v: usize,
-    singles: &[(u32, u32)],
-) -> bool {
-    let nv = adjacency.row::<W>(v);
-    for &(k1, q) in singles {
-        let (k1, q) = (k1 as usize, q as usize);
-        let nq = adjacency.row::<W>(q);
-        let no_triangle =
-            |k2: &usize| *k2 != k1 && !frozen[*k2] && !low.intersects_both(*k2, nv, nq);
-        if let Some(k2) = (0..frozen.len()).find(no_triangle) {
-            frozen[k1] = true;
-            frozen[k2] = true;
-            return true;
-        }
-    }
-    false
-}
-
 /// The low classes as words, with the masks of their non-empty words.
-struct LowClasses<'s> {
-    words: usize,
-    classes: &'s mut [u64],
-    occupied: &'s mut [u64],
+pub(super) struct LowClasses<'s> {
+    pub(super) words: usize,
+    pub(super) classes: &'s mut [u64],
+    pub(super) occupied: &'s mut [u64],
+    /// The class of each vertex of a low class (others: stale).
+    pub(super) class_of: &'s mut [u32],
+    /// The vertices of the unfrozen classes.
+    pub(super) open: &'s mut [u64],
 }
 
 /// The bit of word `i` in an `occupied` mask (none past 64 words, whose masks are
@@ -339,7 +341,7 @@ fn word_bit(i: usize) -> u64 {
 
 /// The numbers of the set bits of `mask`, lowest first.
 #[inline(always)]
-fn set_bits(mut mask: u64) -> impl Iterator<Item = usize> {
+pub(super) fn set_bits(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         let i = mask.trailing_zeros() as usize;
         mask &= mask.wrapping_sub(1);
@@ -349,7 +351,7 @@ fn set_bits(mut mask: u64) -> impl Iterator<Item = usize> {
 
 impl LowClasses<'_> {
     #[inline(always)]
-    fn class(&self, k: usize) -> &[u64] {
+    pub(super) fn class(&self, k: usize) -> &[u64] {
         &self.classes[k * self.words..(k + 1) * self.words]
     }
 
@@ -357,6 +359,8 @@ impl LowClasses<'_> {
     fn insert(&mut self, k: usize, v: usize) {
         self.classes[k * self.words + v / 64] |= 1 << (v % 64);
         self.occupied[k] |= word_bit(v / 64);
+        self.class_of[v] = k as u32;
+        self.open[v / 64] |= 1 << (v % 64);
     }
 
     #[inline(always)]
@@ -366,15 +370,33 @@ impl LowClasses<'_> {
         if *word == 0 {
             self.occupied[k] &= !word_bit(v / 64);
         }
+        self.open[v / 64] &= !(1 << (v % 64));
     }
 
     /// [`single_common`] of class `k` and `row`, over the class's non-empty words.
     #[inline(always)]
-    fn single_common(&self, k: usize, row: &[u64]) -> Result<usize, usize> {
+    pub(super) fn single_common(&self, k: usize, row: &[u64]) -> Result<usize, usize> {
         if self.words > 64 {
             return single_common(self.class(k), row);
         }
         single_common_in(self.class(k), row, set_bits(self.occupied[k]))
+    }
+
+    /// Freezes class `k`: no vertex moves into or out of it any more.
+    pub(super) fn freeze(&mut self, frozen: &mut [bool], k: usize) {
+        frozen[k] = true;
+        for (o, c) in self.open.iter_mut().zip(&self.classes[k * self.words..]) {
+            *o &= !c;
+        }
+    }
+
+    /// The numbers of class `k`'s non-empty words (some may be empty past 64 words).
+    #[inline(always)]
+    pub(super) fn nonempty_words(&self, k: usize) -> impl Iterator<Item = usize> {
+        let all = if self.words > 64 { self.words } else { 0 };
+        set_bits(self.occupied[k])
+            .take(if all > 0 { 0 } else { 64 })
+            .chain(0..all)
     }
 
     /// Whether class `k` meets `row`.
@@ -385,16 +407,6 @@ impl LowClasses<'_> {
         }
         let class = self.class(k);
         set_bits(self.occupied[k]).any(|i| class[i] & row[i] != 0)
-    }
-
-    /// Whether class `k`, `a` and `b` share an element.
-    #[inline(always)]
-    fn intersects_both(&self, k: usize, a: &[u64], b: &[u64]) -> bool {
-        if self.words > 64 {
-            return intersects_both(self.class(k), a, b);
-        }
-        let class = self.class(k);
-        set_bits(self.occupied[k]).any(|i| class[i] & a[i] & b[i] != 0)
     }
 }
 

@@ -12,6 +12,7 @@
 //! assert_eq!(outcome.answer, vec![0, 1, 2]);
 //! ```
 
+mod absorb;
 mod bitset;
 mod colouring;
 mod dimacs;

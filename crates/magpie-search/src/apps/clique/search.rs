@@ -31,8 +31,9 @@ pub enum CliqueBound {
     /// colour class.
     #[default]
     Colour,
-    /// The colouring bound tightened by BBMCX's infra-chromatic rule: triplets of
-    /// classes that hold no triangle count as two.
+    /// The colouring bound tightened by MaxSAT-style unit propagation over the colour
+    /// classes (MaxCLQ), whose shortest proofs are BBMCX's infra-chromatic triplets: a
+    /// vertex and `s` classes that cannot all give a vertex to one clique count as `s`.
     InfraChromatic,
 }
 
