@@ -4,7 +4,7 @@
 //! queue): producers and consumers take different locks, so a thread pushing wakes
 //! and a worker refilling its local queue do not serialise on one lock.
 
-use async_task::Runnable;
+use crate::scheduler::Runnable;
 use magpie_queue::twolock::TwoLockQueue;
 
 /// The runtime-wide FIFO of runnable tasks.

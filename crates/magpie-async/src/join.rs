@@ -1,6 +1,7 @@
 //! [`JoinHandle`]: the awaitable result of a spawned task, and [`JoinError`], why a task
 //! produced no value (it panicked, or it was cancelled by `abort` or runtime shutdown).
 
+use crate::scheduler::Shared;
 use core::fmt;
 use std::any::Any;
 use std::future::Future;
@@ -101,7 +102,7 @@ pub struct JoinHandle<T> {
 type Cancelling<T> = Pin<Box<dyn Future<Output = Option<TaskOutput<T>>> + Send>>;
 
 enum State<T> {
-    Running(async_task::FallibleTask<TaskOutput<T>>),
+    Running(async_task::FallibleTask<TaskOutput<T>, Arc<Shared>>),
     /// `abort` was called: async-task's `cancel` future, polled once already (which
     /// marks the task cancelled); it resolves once the task's future has been dropped.
     Cancelling(Cancelling<T>),
@@ -130,7 +131,7 @@ impl<T: Send + 'static> JoinHandle<T> {
 }
 
 impl<T> JoinHandle<T> {
-    pub(crate) fn new(task: async_task::Task<TaskOutput<T>>) -> Self {
+    pub(crate) fn new(task: async_task::Task<TaskOutput<T>, Arc<Shared>>) -> Self {
         Self {
             state: State::Running(task.fallible()),
         }

@@ -4,7 +4,7 @@
 //! When the queue is full its oldest block moves to the injector (tokio moves half of
 //! its queue; a BWoS block is the natural unit here).
 
-use async_task::Runnable;
+use crate::scheduler::Runnable;
 use magpie_queue::{fifo, Config};
 
 use crate::injector::Injector;

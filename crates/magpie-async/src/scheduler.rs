@@ -1,6 +1,6 @@
 //! The state the workers share: the injector, every worker's stealer, the idle list,
 //! the registry of live tasks and the shutdown flag; and the two scheduling decisions —
-//! where a woken task goes ([`Shared::schedule`]) and how a task is born
+//! where a woken task goes ([`schedule`]) and how a task is born
 //! ([`Shared::spawn`]).
 //!
 //! A task woken on a worker thread goes to that worker's local queue (no shared write at
@@ -14,7 +14,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
-use async_task::{Runnable, ScheduleInfo, WithInfo};
+use async_task::{ScheduleInfo, WithInfo};
 use futures_lite::FutureExt;
 use magpie::policy::{Topology, VictimPolicy};
 use magpie_queue::fifo;
@@ -25,6 +25,33 @@ use crate::join::JoinHandle;
 use crate::park::Idle;
 use crate::registry::{Entry, Registry};
 use crate::sync::{fence, Ordering};
+use crate::worker::Local;
+
+/// A task ready to run. Its metadata is the runtime it belongs to, so that its schedule
+/// function ([`schedule`]) captures nothing.
+pub(crate) type Runnable = async_task::Runnable<Arc<Shared>>;
+
+/// The schedule function of every task. async-task guards each call of a schedule
+/// function that captures anything with a clone and a drop of the task's waker (two
+/// atomic read-modify-writes per wake-up, a quarter of a `yield_now`); this one is
+/// zero-sized and finds the runtime in the task's metadata.
+fn schedule(runnable: Runnable, info: ScheduleInfo) {
+    crate::context::with_local(|local| match local {
+        // The worker's own `Arc` keeps the runtime alive while the task is pushed
+        // (after the push a thief may run and free the task, and its metadata).
+        Some(local) if local.runs_for(runnable.metadata()) => {
+            local.shared().schedule_on(local, runnable, info);
+        }
+        _ => {
+            let shared = runnable.metadata().clone();
+            if shared.is_shutdown() {
+                drop(runnable); // cancels the task
+            } else {
+                shared.push_remote(runnable);
+            }
+        }
+    })
+}
 
 /// One worker's task counter on its own cache line (read by victim policies).
 #[derive(Debug, Default)]
@@ -100,26 +127,18 @@ impl Shared {
                 .any(|(i, s)| i != me && s.stealable_len() > 0)
     }
 
-    /// Where a woken task goes: the current worker's local queue, or the injector.
-    ///
-    /// A task woken on a worker by another task goes to the LIFO slot; a task that woke
-    /// itself (`yield_now`) to the back of the FIFO queue.
-    pub(crate) fn schedule(self: &Arc<Self>, runnable: Runnable, info: ScheduleInfo) {
+    /// A woken task on one of this runtime's workers: a task that woke itself
+    /// (`yield_now`) to the back of the local FIFO queue, one woken by another task to
+    /// the LIFO slot. Dropped (cancelled) after shutdown.
+    fn schedule_on(&self, local: &Local, runnable: Runnable, info: ScheduleInfo) {
         if self.is_shutdown() {
             // Dropping the runnable cancels the task and drops its future.
             drop(runnable);
-            return;
+        } else if info.woken_while_running {
+            local.push(runnable, self);
+        } else {
+            local.push_woken(runnable, self);
         }
-        crate::context::with_local(|local| match local {
-            Some(local) if local.runs_for(self) => {
-                if info.woken_while_running {
-                    local.push(runnable, self);
-                } else {
-                    local.push_woken(runnable, self);
-                }
-            }
-            _ => self.push_remote(runnable),
-        })
     }
 
     /// A new task: the back of the current worker's queue, or the injector.
@@ -169,8 +188,9 @@ impl Shared {
             })
             .await
         };
-        let schedule = move |r: Runnable, info: ScheduleInfo| shared.schedule(r, info);
-        let (runnable, task) = async_task::Builder::new().spawn(|()| future, WithInfo(schedule));
+        let (runnable, task) = async_task::Builder::new()
+            .metadata(shared)
+            .spawn(|_| future, WithInfo(schedule));
         if self.is_shutdown() {
             drop(runnable); // cancels the task: its handle reports it
         } else {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
 
-use async_task::Runnable;
+use crate::scheduler::Runnable;
 use magpie::policy::{StealOutcome, Thief, Victims};
 use magpie::Rng;
 use magpie_queue::Steal;
@@ -37,7 +37,7 @@ const INJECTOR_BATCH: usize = 32;
 
 /// A worker's own state, reachable from its thread through [`crate::context`].
 pub(crate) struct Local {
-    shared: *const Shared,
+    shared: Arc<Shared>,
     index: usize,
     queue: RunQueue,
     /// Whether the worker is parked and on the idle list. Wakes on this thread then come
@@ -56,7 +56,7 @@ pub(crate) struct Local {
 impl Local {
     pub(crate) fn new(shared: &Arc<Shared>, index: usize, queue: RunQueue) -> Self {
         Self {
-            shared: Arc::as_ptr(shared),
+            shared: shared.clone(),
             index,
             queue,
             idle_registered: std::cell::Cell::new(false),
@@ -70,14 +70,14 @@ impl Local {
     }
 
     /// The runtime this worker belongs to.
-    pub(crate) fn shared(&self) -> *const Shared {
-        self.shared
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
     }
 
     /// Whether this worker belongs to `shared`'s runtime.
     #[inline]
     pub(crate) fn runs_for(&self, shared: &Arc<Shared>) -> bool {
-        std::ptr::eq(self.shared, Arc::as_ptr(shared))
+        Arc::ptr_eq(&self.shared, shared)
     }
 
     /// A wake-up on this worker: into the local queue. Spills to the injector when full.
