@@ -49,6 +49,7 @@ done
 cargo run --release -q -p magpie-queue --example tree_count -- 16 2
 cargo run --release -q -p magpie-search --example queens_and_subset_sum -- 9
 cargo run --release -q -p magpie-dist --example local_ranks -- 16
+cargo run --release -q -p magpie-async --example echo -- 50
 
 step "Miri (queue unit tests, pool smoke test, search engine, async executor core)"
 if cargo +nightly miri --version >/dev/null 2>&1; then

@@ -12,15 +12,29 @@ use std::task::{Context, Poll};
 /// What a task's future resolves to inside the runtime: its value or its panic payload.
 pub(crate) type TaskOutput<T> = Result<T, Box<dyn Any + Send + 'static>>;
 
-/// Why a task did not produce its value.
+/// Why a task did not produce its value. `Send + Sync` and an [`Error`](std::error::Error),
+/// so `?` turns it into `io::Error::other(..)`, `Box<dyn Error + Send + Sync>` or anyhow's
+/// error like any other.
 pub struct JoinError {
     repr: Repr,
 }
 
 enum Repr {
     Cancelled,
-    Panic(Box<dyn Any + Send + 'static>),
+    Panic {
+        payload: Payload,
+        /// The payload's text when it is a `&str` or `String` (what `panic!` makes).
+        message: Option<String>,
+    },
 }
+
+/// A panic payload, reachable only by value.
+struct Payload(Box<dyn Any + Send + 'static>);
+
+// SAFETY: `Payload` has no method taking `&self`, so a shared reference to it gives no
+// access to the (possibly `!Sync`) payload; it is only ever moved out (tokio's
+// `SyncWrapper` argument).
+unsafe impl Sync for Payload {}
 
 impl JoinError {
     pub(crate) fn cancelled() -> Self {
@@ -30,8 +44,15 @@ impl JoinError {
     }
 
     pub(crate) fn panic(payload: Box<dyn Any + Send + 'static>) -> Self {
+        let message = payload
+            .downcast_ref::<&'static str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned());
         Self {
-            repr: Repr::Panic(payload),
+            repr: Repr::Panic {
+                payload: Payload(payload),
+                message,
+            },
         }
     }
 
@@ -42,24 +63,21 @@ impl JoinError {
 
     /// The task panicked.
     pub fn is_panic(&self) -> bool {
-        matches!(self.repr, Repr::Panic(_))
+        matches!(self.repr, Repr::Panic { .. })
     }
 
     /// The panic payload, for `std::panic::resume_unwind`; gives `self` back if the
     /// task was cancelled instead.
     pub fn try_into_panic(self) -> Result<Box<dyn Any + Send + 'static>, JoinError> {
         match self.repr {
-            Repr::Panic(p) => Ok(p),
+            Repr::Panic { payload, .. } => Ok(payload.0),
             Repr::Cancelled => Err(self),
         }
     }
 
     fn panic_message(&self) -> Option<&str> {
         match &self.repr {
-            Repr::Panic(p) => p
-                .downcast_ref::<&'static str>()
-                .copied()
-                .or_else(|| p.downcast_ref::<String>().map(String::as_str)),
+            Repr::Panic { message, .. } => message.as_deref(),
             Repr::Cancelled => None,
         }
     }
@@ -69,7 +87,7 @@ impl fmt::Debug for JoinError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.repr {
             Repr::Cancelled => f.write_str("JoinError::Cancelled"),
-            Repr::Panic(_) => f
+            Repr::Panic { .. } => f
                 .debug_tuple("JoinError::Panic")
                 .field(&self.panic_message().unwrap_or("<non-string payload>"))
                 .finish(),
@@ -81,7 +99,7 @@ impl fmt::Display for JoinError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.repr {
             Repr::Cancelled => f.write_str("task was cancelled"),
-            Repr::Panic(_) => match self.panic_message() {
+            Repr::Panic { .. } => match self.panic_message() {
                 Some(msg) => write!(f, "task panicked: {msg}"),
                 None => f.write_str("task panicked"),
             },

@@ -138,6 +138,28 @@ fn hundred_thousand_tasks_with_random_wakes_and_yields_complete_exactly_once() {
     assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1));
 }
 
+/// A `JoinError` travels like any error: `Send + Sync`, into `io::Error` and boxed
+/// errors, keeping the panic's message; its payload still comes back by value.
+#[test]
+fn a_join_error_converts_into_the_usual_error_types() {
+    fn send_sync<T: Send + Sync + 'static>() {}
+    send_sync::<magpie_async::JoinError>();
+    let rt = runtime();
+    let join = |message: &'static str| {
+        rt.block_on(rt.spawn(async move { panic!("{message}") }))
+            .unwrap_err()
+    };
+    let io = std::io::Error::other(join("into io"));
+    assert!(io.to_string().contains("into io"), "{io}");
+    let boxed: Box<dyn std::error::Error + Send + Sync> = join("into a box").into();
+    assert!(boxed.to_string().contains("into a box"), "{boxed}");
+    let payload = join("payload").try_into_panic().unwrap();
+    assert_eq!(
+        payload.downcast_ref::<String>().map(String::as_str),
+        Some("payload")
+    );
+}
+
 #[test]
 fn a_panicking_task_is_a_join_error_and_the_runtime_keeps_running() {
     let rt = runtime();
