@@ -33,8 +33,8 @@ pub(crate) type Runnable = async_task::Runnable<Arc<Shared>>;
 
 /// The schedule function of every task. async-task guards each call of a schedule
 /// function that captures anything with a clone and a drop of the task's waker (two
-/// atomic read-modify-writes per wake-up, a quarter of a `yield_now`); this one is
-/// zero-sized and finds the runtime in the task's metadata.
+/// atomic read-modify-writes per wake-up; without them `yield_now` got about 15 %
+/// faster); this one is zero-sized and finds the runtime in the task's metadata.
 fn schedule(runnable: Runnable, info: ScheduleInfo) {
     crate::context::with_local(|local| match local {
         // The worker's own `Arc` keeps the runtime alive while the task is pushed
