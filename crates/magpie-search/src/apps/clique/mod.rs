@@ -1,6 +1,8 @@
 //! Maximum clique: a DIMACS reader, a bitset graph, and the MCS-style search
 //! (minimum-width vertex order, greedy-colouring bound) as an optimisation and a decision;
-//! [`reference`](mod@reference) is the same search written by hand.
+//! [`reference`](mod@reference) is the same search written by hand. The optimisation
+//! runs a local search in slices beside branch and bound ([`local_search_clique`],
+//! [`MaxClique::with_local_search`]): its cliques prune like the incumbent.
 //!
 //! ```
 //! use magpie_search::apps::clique::{maximum_clique, parse_dimacs};
@@ -17,18 +19,22 @@ mod bitset;
 mod colouring;
 mod dimacs;
 mod graph;
+mod local_search;
 pub mod reference;
 mod search;
 
 pub use bitset::Bitset;
 pub use dimacs::{parse_dimacs, read_dimacs, DimacsError, MAX_VERTICES};
 pub use graph::Graph;
-pub use search::{CliqueBound, CliqueChildren, CliqueNode, MaxClique};
+pub use local_search::local_search_clique;
+pub use search::{CliqueBound, CliqueChildren, CliqueNode, MaxClique, SLICE_MOVES, SLICE_NODES};
 
 use crate::{decide, optimise, Outcome, SearchConfig};
 
 /// A maximum clique of `graph` (sorted vertex numbers, 0-based). Sibling pruning is
-/// always on: the colour bounds of a node's children are non-increasing.
+/// always on: the colour bounds of a node's children are non-increasing. A local search
+/// runs in slices beside the search ([`MaxClique::with_local_search`]); the answer is
+/// the larger of its best clique and the search's.
 pub fn maximum_clique(graph: &Graph, config: &SearchConfig<'_>) -> Outcome<Vec<usize>> {
     maximum_clique_with(graph, CliqueBound::Colour, config)
 }
@@ -39,10 +45,10 @@ pub fn maximum_clique_with(
     bound: CliqueBound,
     config: &SearchConfig<'_>,
 ) -> Outcome<Vec<usize>> {
-    let space = MaxClique::with_bound(graph, bound);
+    let space = MaxClique::with_bound(graph, bound).with_local_search();
     let outcome = optimise(&space, &config.with_sibling_pruning(true));
     Outcome {
-        answer: space.clique_of(&outcome.answer.node),
+        answer: space.best_clique(&outcome.answer.node),
         stats: outcome.stats,
     }
 }

@@ -2,15 +2,19 @@
 //! measures the skeleton's overhead, and an oracle for the tests.
 //!
 //! The same algorithm as [`MaxClique`](super::MaxClique) under the sequential
-//! skeleton — minimum-width order, greedy-colouring bound, children highest colour first,
-//! the remaining siblings cut off at the first child whose bound cannot beat the
-//! best clique — written as the plain recursion a programmer would write, so the
-//! two visit the same nodes and differ only in the traversal machinery.
+//! skeleton — minimum-width order, greedy-colouring bound, children highest colour
+//! first, the remaining siblings cut off at the first child whose bound cannot beat the
+//! best clique, a slice of local search at the first node and after every
+//! [`SLICE_NODES`] more — written as the plain recursion a
+//! programmer would write, so the two visit the same nodes and differ only in the
+//! traversal machinery.
 
 use super::bitset::Bitset;
 use super::colouring::{colour, Adjacency};
 use super::graph::Graph;
+use super::local_search::LocalSearch;
 use super::search::CliqueBound;
+use super::{SLICE_MOVES, SLICE_NODES};
 
 /// A maximum clique of `graph` (sorted, 0-based) and the number of nodes visited.
 ///
@@ -35,6 +39,7 @@ pub fn maximum_clique_with(graph: &Graph, bound: CliqueBound) -> (Vec<usize>, u6
         members: Vec::new(),
         best: Vec::new(),
         nodes: 0,
+        local_search: LocalSearch::new(graph.order()),
     };
     let all = Bitset::full(graph.order());
     search.expand(&all);
@@ -50,6 +55,9 @@ struct Search {
     members: Vec<usize>,
     best: Vec<usize>,
     nodes: u64,
+    /// The local search that runs in slices between the nodes, as
+    /// [`MaxClique::with_local_search`](super::MaxClique::with_local_search).
+    local_search: LocalSearch,
 }
 
 impl Search {
@@ -58,6 +66,12 @@ impl Search {
         self.nodes += 1;
         if self.members.len() > self.best.len() {
             self.best.clone_from(&self.members);
+        }
+        if self.nodes % SLICE_NODES == 1 {
+            let found = self.local_search.run(&self.graph, SLICE_MOVES);
+            if found.len() > self.best.len() {
+                self.best = found.to_vec();
+            }
         }
         let kmin = (self.best.len() + 1).saturating_sub(self.members.len());
         // Left out: the vertices of colour below `kmin`, which would be cut off below.

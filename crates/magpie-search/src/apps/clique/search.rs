@@ -2,11 +2,24 @@
 //! a minimum-width (degeneracy) vertex order, as MCS and BBMC, and a greedy colouring of
 //! the candidates as the bound.
 
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
 use crate::space::{Bounded, Objective, SearchSpace};
 
 use super::bitset::Bitset;
 use super::colouring::{colour, Adjacency, Coloured};
 use super::graph::Graph;
+use super::local_search::LocalSearch;
+
+/// With a local search beside the exact one, each thread runs a slice of
+/// [`SLICE_MOVES`] moves at its first node and then after every this many nodes.
+pub const SLICE_NODES: u64 = 1024;
+
+/// Moves of one slice of the local search: about a tenth of the time of the nodes
+/// between two slices (a move costs a fraction of a node's colouring).
+pub const SLICE_MOVES: u64 = 512;
 
 /// The maximum-clique search space of a graph. Vertices are renumbered internally
 /// in minimum-width order ([`Graph::min_width_order`]); answers use the original
@@ -21,6 +34,29 @@ pub struct MaxClique {
     original: Vec<usize>,
     /// Whether the colouring bound is strengthened by the infra-chromatic rule.
     infra: bool,
+    /// The local search that runs beside branch and bound, if any.
+    heuristic: Option<Arc<Heuristic>>,
+}
+
+/// A local search ([`LocalSearch`]) run in slices between the nodes of branch and
+/// bound, whose best clique prunes the search like the incumbent does.
+#[derive(Debug)]
+struct Heuristic {
+    /// Tells this local search from others in [`EXPANDED`].
+    id: u64,
+    /// The size of the largest clique found (read at every node).
+    best_len: AtomicUsize,
+    search: Mutex<LocalSearch>,
+}
+
+/// Numbers the local searches, for [`EXPANDED`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// The nodes this thread expanded for the local search it last counted for: `(id,
+    /// count)`. Per thread, so that workers do not contend for a shared counter at
+    /// every node; a run on one thread counts exactly as the reference solver does.
+    static EXPANDED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
 }
 
 /// The upper bound a clique search prunes with.
@@ -97,7 +133,76 @@ impl MaxClique {
             graph,
             original,
             infra: bound == CliqueBound::InfraChromatic,
+            heuristic: None,
         }
+    }
+
+    /// Runs a local search (DLS-MC, [`local_search_clique`](super::local_search_clique))
+    /// in slices beside branch and bound: [`SLICE_MOVES`] moves at a thread's first
+    /// node and after every [`SLICE_NODES`] more, about a tenth of the search's time.
+    /// Its best clique prunes like the incumbent. A hard search thus gets a
+    /// near-optimal incumbent early (on brock400_2 a quarter of the nodes), and an easy
+    /// one pays little. For optimisation only: a decision search must not prune with
+    /// it. Take the answer from [`best_clique`](Self::best_clique). Clones share the
+    /// local search.
+    pub fn with_local_search(mut self) -> Self {
+        self.heuristic = Some(Arc::new(Heuristic {
+            // Relaxed: the number only has to be unique.
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            best_len: AtomicUsize::new(0),
+            search: Mutex::new(LocalSearch::new(self.graph.order())),
+        }));
+        self
+    }
+
+    /// The larger of `node`'s clique and the local search's best (original numbers,
+    /// sorted).
+    pub fn best_clique(&self, node: &CliqueNode) -> Vec<usize> {
+        let found = self.heuristic.as_ref().map(|h| {
+            let search = h.search.lock().unwrap_or_else(|e| e.into_inner());
+            search.best().to_vec()
+        });
+        match found {
+            Some(clique) if clique.len() > node.size => {
+                let mut clique: Vec<usize> = clique.iter().map(|&v| self.original[v]).collect();
+                clique.sort_unstable();
+                clique
+            }
+            _ => self.clique_of(node),
+        }
+    }
+
+    /// The size of the local search's best clique (0 without one).
+    #[inline(always)]
+    fn heuristic_best(&self) -> usize {
+        // Relaxed: a stale size only prunes less.
+        self.heuristic
+            .as_ref()
+            .map_or(0, |h| h.best_len.load(Ordering::Relaxed))
+    }
+
+    /// Counts a node of this thread; at its first and after every [`SLICE_NODES`] more
+    /// runs a slice of the local search (skipped if another worker is running one).
+    /// Returns the size of its best clique.
+    #[inline(always)]
+    fn heuristic_tick(&self) -> usize {
+        let Some(h) = &self.heuristic else {
+            return 0;
+        };
+        let due = EXPANDED.with(|expanded| {
+            let (id, count) = expanded.get();
+            let count = if id == h.id { count + 1 } else { 1 };
+            expanded.set((h.id, count));
+            count % SLICE_NODES == 1
+        });
+        if due {
+            if let Ok(mut search) = h.search.try_lock() {
+                let len = search.run(&self.graph, SLICE_MOVES).len();
+                // Relaxed: a stale size only prunes less.
+                h.best_len.fetch_max(len, Ordering::Relaxed);
+            }
+        }
+        self.heuristic_best()
     }
 
     /// The clique of `node` in original vertex numbers, sorted.
@@ -129,9 +234,11 @@ impl Iterator for CliqueChildren<'_> {
         let &(v, colour) = self.order.last()?;
         let (v, colour) = (v as usize, colour as usize);
         let size = self.parent.size;
+        // The local search may have found a larger clique since the children were
+        // coloured (in a subtree of an earlier sibling).
         if self
             .stop_at_or_below
-            .is_some_and(|best| size + colour <= best)
+            .is_some_and(|best| size + colour <= best.max(self.space.heuristic_best()))
         {
             return None;
         }
@@ -173,6 +280,7 @@ impl MaxClique {
         node: &'a CliqueNode,
         stop_at_or_below: Option<usize>,
     ) -> CliqueChildren<'a> {
+        let stop_at_or_below = stop_at_or_below.map(|best| best.max(self.heuristic_tick()));
         // Colours below `kmin` cannot beat the incumbent: Re-NUMBER works on them.
         let kmin = stop_at_or_below.map_or(0, |best| (best + 1).saturating_sub(node.size));
         // Vertices of colour below `kmin` are never branched on: left out.
