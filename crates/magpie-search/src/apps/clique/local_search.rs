@@ -9,8 +9,9 @@
 //! move, each vertex at most once per plateau). Each vertex carries a penalty, raised
 //! while it sits in a clique where the search got stuck and decayed slowly; moves pick
 //! the least penalised candidate, which steers the search away from cliques it has
-//! seen. It is deterministic (a fixed seed) and bounded by a number of moves, so node
-//! counts of the exact search stay reproducible.
+//! seen. It is deterministic (a fixed seed) and bounded by a number of steps (a step is
+//! one vertex looked at), so node counts of the exact search stay reproducible and its
+//! cost is in proportion to its budget on sparse and dense graphs alike.
 
 use super::graph::Graph;
 
@@ -20,10 +21,11 @@ use super::graph::Graph;
 /// other DIMACS families we tried give up their best cliques under it as well.
 const PENALTY_DELAY: u32 = 15;
 
-/// A clique of `graph` found by `moves` local-search moves, sorted.
-pub fn local_search_clique(graph: &Graph, moves: u64) -> Vec<usize> {
+/// A clique of `graph` found by a local search of about `steps` steps (vertices looked
+/// at; a move on a graph of `n` vertices takes up to about `n`), sorted.
+pub fn local_search_clique(graph: &Graph, steps: u64) -> Vec<usize> {
     let mut search = LocalSearch::new(graph.order());
-    let mut best = search.run(graph, moves).to_vec();
+    let mut best = search.run(graph, steps).to_vec();
     best.sort_unstable();
     best
 }
@@ -43,7 +45,8 @@ pub(super) struct LocalSearch {
     /// The plateau in which each vertex last left the clique.
     left_in: Vec<u64>,
     plateau: u64,
-    moves: u64,
+    /// Steps taken so far: vertices looked at.
+    steps: u64,
     /// Penalty rounds so far.
     rounds: u32,
     best: Vec<usize>,
@@ -65,7 +68,7 @@ impl LocalSearch {
             penalty: vec![0; n],
             left_in: vec![u64::MAX; n],
             plateau: 0,
-            moves: 0,
+            steps: 0,
             rounds: 0,
             best: Vec::new(),
             rng: XorShift(0x2545_f491_4f6c_dd1d),
@@ -77,19 +80,19 @@ impl LocalSearch {
         &self.best
     }
 
-    /// About `moves` more moves on `graph` (the graph of [`new`](Self::new)); returns
+    /// About `steps` more steps on `graph` (the graph of [`new`](Self::new)); returns
     /// the largest clique found so far.
-    pub(super) fn run(&mut self, graph: &Graph, moves: u64) -> &[usize] {
+    pub(super) fn run(&mut self, graph: &Graph, steps: u64) -> &[usize] {
         let n = self.missing.len();
         if n == 0 {
             return &self.best;
         }
-        let until = self.moves + moves;
+        let until = self.steps + steps;
         if self.clique.is_empty() {
             let first = self.rng.below(n);
             self.add(graph, first);
         }
-        while self.moves < until {
+        while self.steps < until {
             self.climb(graph, until);
             if self.clique.len() > self.best.len() {
                 self.best.clone_from(&self.clique);
@@ -103,7 +106,7 @@ impl LocalSearch {
     }
 
     fn add(&mut self, graph: &Graph, v: usize) {
-        self.moves += 1;
+        self.steps += 1;
         self.level[0].remove(v);
         self.in_clique[v] = true;
         self.clique.push(v);
@@ -123,6 +126,7 @@ impl LocalSearch {
         let n = self.missing.len();
         for (i, &word) in graph.neighbours(v).words().iter().enumerate() {
             let mut rest = !word;
+            self.steps += u64::from(rest.count_ones()) + 1;
             while rest != 0 {
                 let u = i * 64 + rest.trailing_zeros() as usize;
                 rest &= rest - 1;
@@ -151,6 +155,7 @@ impl LocalSearch {
         let mut chosen = None;
         let mut least = u32::MAX;
         let mut ties = 0;
+        self.steps += self.level[want].items.len() as u64 + 1;
         for &v in &self.level[want].items {
             let v = v as usize;
             if want == 1 && self.left_in[v] == self.plateau {
@@ -171,8 +176,8 @@ impl LocalSearch {
 
     /// Adds while a vertex extends the clique, then swaps along the plateau while no
     /// vertex does, until neither move is left, the plateau no longer shares a vertex
-    /// with the clique it started from, or `moves` runs out.
-    fn climb(&mut self, graph: &Graph, moves: u64) {
+    /// with the clique it started from, or the steps up to `until` run out.
+    fn climb(&mut self, graph: &Graph, until: u64) {
         loop {
             while let Some(v) = self.pick(0) {
                 self.add(graph, v);
@@ -180,7 +185,7 @@ impl LocalSearch {
             self.plateau += 1;
             let start = self.clique.clone();
             let mut swapped = false;
-            while self.moves < moves && start.iter().any(|&u| self.in_clique[u]) {
+            while self.steps < until && start.iter().any(|&u| self.in_clique[u]) {
                 let Some(v) = self.pick(1) else { break };
                 let row = graph.neighbours(v);
                 let out = *self
@@ -196,7 +201,7 @@ impl LocalSearch {
                     break;
                 }
             }
-            if !swapped || self.moves >= moves || self.level[0].items.is_empty() {
+            if !swapped || self.steps >= until || self.level[0].items.is_empty() {
                 return;
             }
         }
@@ -215,10 +220,10 @@ impl LocalSearch {
         }
     }
 
-    /// Restarts from a random vertex and the members adjacent to it. Counts as a move
+    /// Restarts from a random vertex and the members adjacent to it. Counts as a step
     /// even when it changes nothing (the clique may already hold every vertex).
     fn perturb(&mut self, graph: &Graph) {
-        self.moves += 1;
+        self.steps += 1;
         let v = self.rng.below(self.missing.len());
         let row = graph.neighbours(v);
         let leaving: Vec<usize> = self
@@ -232,7 +237,6 @@ impl LocalSearch {
         }
         if !self.in_clique[v] {
             self.add(graph, v);
-            self.moves -= 1; // counted above
         }
     }
 }
@@ -319,7 +323,7 @@ mod tests {
                     g.add_edge(u, v);
                 }
             }
-            let found = local_search_clique(&g, 200 * n as u64);
+            let found = local_search_clique(&g, 20_000 * n as u64);
             assert!(g.is_clique(&found), "round {round}");
             assert!(found.len() >= planted.len(), "round {round}: {found:?}");
         }

@@ -27,7 +27,7 @@ pub use bitset::Bitset;
 pub use dimacs::{parse_dimacs, read_dimacs, DimacsError, MAX_VERTICES};
 pub use graph::Graph;
 pub use local_search::local_search_clique;
-pub use search::{CliqueBound, CliqueChildren, CliqueNode, MaxClique, SLICE_MOVES, SLICE_NODES};
+pub use search::{CliqueBound, CliqueChildren, CliqueNode, MaxClique, SLICE_NODES, SLICE_STEPS};
 
 use crate::{decide, optimise, Outcome, SearchConfig};
 

@@ -14,7 +14,7 @@ use super::colouring::{colour, Adjacency};
 use super::graph::Graph;
 use super::local_search::LocalSearch;
 use super::search::CliqueBound;
-use super::{SLICE_MOVES, SLICE_NODES};
+use super::{SLICE_NODES, SLICE_STEPS};
 
 /// A maximum clique of `graph` (sorted, 0-based) and the number of nodes visited.
 ///
@@ -68,7 +68,7 @@ impl Search {
             self.best.clone_from(&self.members);
         }
         if self.nodes % SLICE_NODES == 1 {
-            let found = self.local_search.run(&self.graph, SLICE_MOVES);
+            let found = self.local_search.run(&self.graph, SLICE_STEPS);
             if found.len() > self.best.len() {
                 self.best = found.to_vec();
             }
