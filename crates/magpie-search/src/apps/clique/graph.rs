@@ -73,21 +73,34 @@ impl Graph {
         let n = self.order();
         let mut degree: Vec<usize> = (0..n).map(|v| self.degree(v)).collect();
         let mut alive = Bitset::full(n);
+        let mut is_alive = vec![true; n];
         let mut reversed = Vec::with_capacity(n);
+        // The sum of the remaining neighbours' degrees, word by word over the row.
         let exdeg = |v: usize, alive: &Bitset, degree: &[usize]| -> usize {
-            self.adjacency[v]
+            let mut sum = 0;
+            for (i, (row, live)) in self.adjacency[v]
+                .words()
                 .iter()
-                .filter(|&u| alive.contains(u))
-                .map(|u| degree[u])
-                .sum()
+                .zip(alive.words())
+                .enumerate()
+            {
+                let mut rest = row & live;
+                while rest != 0 {
+                    sum += degree[i * 64 + rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+            }
+            sum
         };
+        let mut tied = Vec::new();
         for _ in 0..n {
-            let least = alive
-                .iter()
+            let least = (0..n)
+                .filter(|&v| is_alive[v])
                 .map(|v| degree[v])
                 .min()
                 .expect("a vertex remains");
-            let tied: Vec<usize> = alive.iter().filter(|&v| degree[v] == least).collect();
+            tied.clear();
+            tied.extend((0..n).filter(|&v| is_alive[v] && degree[v] == least));
             let v = if tied.len() == 1 {
                 tied[0]
             } else {
@@ -103,8 +116,18 @@ impl Graph {
                     .expect("tied is not empty")
             };
             alive.remove(v);
-            for u in self.adjacency[v].iter().filter(|&u| alive.contains(u)) {
-                degree[u] -= 1;
+            is_alive[v] = false;
+            for (i, (row, live)) in self.adjacency[v]
+                .words()
+                .iter()
+                .zip(alive.words())
+                .enumerate()
+            {
+                let mut rest = row & live;
+                while rest != 0 {
+                    degree[i * 64 + rest.trailing_zeros() as usize] -= 1;
+                    rest &= rest - 1;
+                }
             }
             reversed.push(v);
         }
