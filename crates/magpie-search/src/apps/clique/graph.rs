@@ -75,23 +75,6 @@ impl Graph {
         let mut alive = Bitset::full(n);
         let mut is_alive = vec![true; n];
         let mut reversed = Vec::with_capacity(n);
-        // The sum of the remaining neighbours' degrees, word by word over the row.
-        let exdeg = |v: usize, alive: &Bitset, degree: &[usize]| -> usize {
-            let mut sum = 0;
-            for (i, (row, live)) in self.adjacency[v]
-                .words()
-                .iter()
-                .zip(alive.words())
-                .enumerate()
-            {
-                let mut rest = row & live;
-                while rest != 0 {
-                    sum += degree[i * 64 + rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-            }
-            sum
-        };
         let mut tied = Vec::new();
         for _ in 0..n {
             let least = (0..n)
@@ -107,32 +90,31 @@ impl Graph {
                 *tied
                     .iter()
                     .min_by_key(|&&v| {
-                        (
-                            exdeg(v, &alive, &degree),
-                            self.degree(v),
-                            std::cmp::Reverse(v),
-                        )
+                        let mut exdeg = 0;
+                        self.for_each_neighbour_in(v, &alive, |u| exdeg += degree[u]);
+                        (exdeg, self.degree(v), std::cmp::Reverse(v))
                     })
                     .expect("tied is not empty")
             };
             alive.remove(v);
             is_alive[v] = false;
-            for (i, (row, live)) in self.adjacency[v]
-                .words()
-                .iter()
-                .zip(alive.words())
-                .enumerate()
-            {
-                let mut rest = row & live;
-                while rest != 0 {
-                    degree[i * 64 + rest.trailing_zeros() as usize] -= 1;
-                    rest &= rest - 1;
-                }
-            }
+            self.for_each_neighbour_in(v, &alive, |u| degree[u] -= 1);
             reversed.push(v);
         }
         reversed.reverse();
         reversed
+    }
+
+    /// Calls `f` with every neighbour of `v` in `set`, word by word over the row.
+    fn for_each_neighbour_in(&self, v: usize, set: &Bitset, mut f: impl FnMut(usize)) {
+        let words = self.adjacency[v].words().iter().zip(set.words());
+        for (i, (row, member)) in words.enumerate() {
+            let mut rest = row & member;
+            while rest != 0 {
+                f(i * 64 + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+        }
     }
 
     /// The graph with vertex `order[i]` renamed `i`.
