@@ -1,8 +1,11 @@
-//! A first incumbent for the exact search: a large clique found by a short local
-//! search, DLS-MC (Pullan & Hoos, JAIR 2006, "Dynamic local search for the maximum
-//! clique problem"). Branch and bound prunes against the best clique it knows, so a
-//! search that starts from the optimum only has to prove it: on brock400_2 that is
-//! about a quarter of the nodes of a search that starts from nothing.
+//! Large cliques for the exact search to prune with, found by local search: DLS-MC
+//! (Pullan & Hoos, JAIR 2006, "Dynamic local search for the maximum clique problem"),
+//! run in slices between the search's nodes ([`MaxClique::with_local_search`]). Branch
+//! and bound prunes against the best clique it knows, so a search that knows the
+//! optimum early only has to prove it: on brock400_2 that is about a quarter of the
+//! nodes of a search that has to find it.
+//!
+//! [`MaxClique::with_local_search`]: super::MaxClique::with_local_search
 //!
 //! The local search alternates adding a vertex adjacent to the whole clique and, when
 //! there is none, swapping one in for its single non-neighbour in the clique (a plateau
