@@ -10,11 +10,16 @@ use crate::run_queue::RunQueue;
 use crate::runtime::Runtime;
 use crate::scheduler::Shared;
 
-/// Default run-queue geometry: 8 blocks of 32 tasks (256 slots, tokio's local queue
-/// size). Small blocks matter for an async runtime: a FIFO BWoS thief cannot take from
-/// the block its owner is consuming, so the block size bounds how much work can be
-/// stuck behind a busy worker.
-pub const DEFAULT_QUEUE: Config = match Config::new(8, 32) {
+/// Default run-queue geometry: 32 blocks of 32 tasks (1,024 slots).
+///
+/// Small blocks matter for an async runtime: a FIFO BWoS thief cannot take from the
+/// block its owner is consuming, so the block size bounds how much work can be stuck
+/// behind a busy worker. Many blocks matter for a server: a task that overflows the
+/// local queue waits in the injector, which a busy worker looks at only once every
+/// 31 tasks while the I/O wake-ups it dispatches keep refilling its local queue. With
+/// tokio's 256 slots, hyper under 1,000 wrk connections had a p99 latency of 33–93 ms
+/// (tokio: 21–47 ms); with 1,024 slots, 10–16 ms, at the same requests/s.
+pub const DEFAULT_QUEUE: Config = match Config::new(32, 32) {
     Ok(config) => config,
     Err(_) => panic!("valid geometry"),
 };
