@@ -475,13 +475,7 @@ mod tests {
     /// the candidates of colour at most `c` still hold no clique of more than `c`.
     #[test]
     fn colourings_bound_the_cliques_of_every_prefix() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = super::super::test_rng();
         let mut absorbing_rounds = 0;
         for round in 0..300 {
             let infra = round % 2 == 0;

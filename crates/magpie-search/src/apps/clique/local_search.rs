@@ -303,13 +303,7 @@ mod tests {
     /// planted one (far larger than the graph's others) is found.
     #[test]
     fn finds_a_planted_clique() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = super::super::test_rng();
         for round in 0..20 {
             let n = 30 + (next() % 60) as usize;
             let mut g = Graph::new(n);

@@ -77,6 +77,19 @@ pub fn clique_of_size_with(
     }
 }
 
+/// The tests' random numbers: xorshift64 from a fixed seed, so every run draws the
+/// same graphs.
+#[cfg(test)]
+fn test_rng() -> impl FnMut() -> u64 {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 #[cfg(all(test, feature = "serde"))]
 mod serde_tests {
     use crate::serializable;
