@@ -1,8 +1,10 @@
 //! The measurement plan: one cell per (`N`, implementation, `k`, policy), repetitions
 //! interleaved over all cells ([`crate::order`]). At `k = 0` nothing is stolen, so each
-//! implementation has one `k = 0` cell (policy "none").
+//! implementation has one `k = 0` cell (policy "none"). The policies are every one of
+//! [`magpie::policy::NAMES`] with its default settings.
 
-use super::policies;
+use magpie::policy::VictimPolicy;
+
 use super::run::{run_impl, Config, PoolRun};
 use super::Params;
 use crate::csv::Csv;
@@ -14,6 +16,14 @@ pub const K_PCT: [u32; 4] = [0, 25, 50, 100];
 
 /// Policy label of the `k = 0` cells.
 pub const NO_POLICY: &str = "none";
+
+/// The baseline policy's name (uniformly random victim).
+pub const RANDOM: &str = "random";
+
+/// The policy called `name`.
+pub fn policy(name: &str) -> Result<Box<dyn VictimPolicy>, BenchError> {
+    magpie::policy::by_name(name).map_err(|e| BenchError::Invalid(e.to_string()))
+}
 
 /// One configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,18 +41,48 @@ pub struct Cell {
 /// What one repetition of a cell measured.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
-    /// (puts + gets + steals) / s.
+    /// (puts + gets + successful steals) / wall time.
     pub ops_per_sec: f64,
-    /// Items through the pool (puts) / s.
+    /// Items through the pool: puts / wall time.
     pub items_per_sec: f64,
     /// Stolen / put, percent.
     pub stolen_pct: f64,
     /// Successful steals / attempts, percent.
     pub success_pct: f64,
-    /// Mean time of one steal attempt (policy + steal), ns.
+    /// Mean time of one steal attempt (policy choice + steal), ns; 0 without attempts.
     pub ns_per_attempt: f64,
     /// Smallest worker CPU share.
     pub min_cpu_share: Option<f64>,
+}
+
+impl Sample {
+    /// The rates and shares of run `r`.
+    pub fn of(r: &PoolRun) -> Sample {
+        let t = r.total();
+        let pct = |a: u64, b: u64| {
+            if b == 0 {
+                0.0
+            } else {
+                a as f64 / b as f64 * 100.0
+            }
+        };
+        Sample {
+            ops_per_sec: (t.puts + t.gets + t.stolen) as f64 / r.secs,
+            items_per_sec: t.puts as f64 / r.secs,
+            stolen_pct: pct(t.stolen, t.puts),
+            success_pct: pct(t.stolen, t.attempts),
+            ns_per_attempt: if t.attempts == 0 {
+                0.0
+            } else {
+                t.steal_secs * 1e9 / t.attempts as f64
+            },
+            min_cpu_share: r
+                .workers
+                .iter()
+                .filter_map(|w| w.cpu_share)
+                .min_by(f64::total_cmp),
+        }
+    }
 }
 
 /// The implementations compared: magpie, crossbeam-deque and st3, LIFO then FIFO.
@@ -78,7 +118,7 @@ pub fn cells(workers: usize, policies: &[&'static str]) -> Vec<Cell> {
 }
 
 /// The CSV columns that name a cell (both CSV files start with them).
-pub const CELL_COLUMNS: [&str; 8] = [
+const CELL_COLUMNS: [&str; 8] = [
     "workers",
     "cores",
     "oversubscribed",
@@ -90,7 +130,7 @@ pub const CELL_COLUMNS: [&str; 8] = [
 ];
 
 impl Cell {
-    /// The values of [`CELL_COLUMNS`] on a machine with `cores` cores.
+    /// The values of the cell columns on a machine with `cores` cores.
     pub fn fields(&self, cores: usize) -> Vec<String> {
         vec![
             self.workers.to_string(),
@@ -105,7 +145,7 @@ impl Cell {
     }
 }
 
-/// A CSV whose columns are [`CELL_COLUMNS`] followed by `rest`.
+/// A CSV whose columns name a cell, followed by `rest`.
 pub fn cell_csv(rest: &[&str]) -> Csv {
     Csv::new(&[&CELL_COLUMNS[..], rest].concat())
 }
@@ -137,8 +177,8 @@ pub fn runs_csv() -> Csv {
 
 /// Measures one repetition of `cell`.
 pub fn measure_one(cell: &Cell, p: &Params, rep: usize) -> Result<PoolRun, BenchError> {
-    let policy = policies::get(if cell.policy == NO_POLICY {
-        policies::RANDOM
+    let policy = policy(if cell.policy == NO_POLICY {
+        RANDOM
     } else {
         cell.policy
     })?;
@@ -168,41 +208,31 @@ pub fn measure(
         |rep, c| {
             let cell = &cells[c];
             let r = measure_one(cell, p, rep)?;
-            let s = Sample {
-                ops_per_sec: r.ops_per_sec(),
-                items_per_sec: r.items_per_sec(),
-                stolen_pct: r.stolen_pct(),
-                success_pct: r.success_pct(),
-                ns_per_attempt: r.ns_per_attempt(),
-                min_cpu_share: r.min_cpu_share(),
-            };
-            samples[c].push(s);
-            let sum = |f: fn(&super::run::WorkerRun) -> u64| -> String {
-                r.workers.iter().map(f).sum::<u64>().to_string()
-            };
+            let (s, t) = (Sample::of(&r), r.total());
             let mut row = cell.fields(p.cores);
             row.extend([
                 (rep + 1).to_string(),
                 p.cap.to_string(),
                 format!("{:.6}", r.secs),
-                r.rounds().to_string(),
-                r.puts().to_string(),
-                r.gets().to_string(),
-                r.stolen().to_string(),
-                r.attempts().to_string(),
-                sum(|w| w.skipped),
-                sum(|w| w.empty),
-                sum(|w| w.retry),
+                t.rounds.to_string(),
+                t.puts.to_string(),
+                t.gets.to_string(),
+                t.stolen.to_string(),
+                t.attempts.to_string(),
+                t.skipped.to_string(),
+                t.empty.to_string(),
+                t.retry.to_string(),
                 r.drained.to_string(),
                 format!("{:.0}", s.ops_per_sec),
                 format!("{:.0}", s.items_per_sec),
                 format!("{:.3}", s.stolen_pct),
                 format!("{:.3}", s.success_pct),
                 format!("{:.1}", s.ns_per_attempt),
-                r.all_pinned().to_string(),
+                (!r.workers.is_empty() && r.workers.iter().all(|w| w.pinned)).to_string(),
                 s.min_cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
             ]);
             csv.row(&row);
+            samples[c].push(s);
             Ok::<(), BenchError>(())
         },
     )?;
@@ -212,6 +242,15 @@ pub fn measure(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_name_builds_its_policy() {
+        assert!(magpie::policy::NAMES.contains(&RANDOM));
+        for &n in magpie::policy::NAMES {
+            assert_eq!(policy(n).unwrap().name(), n);
+        }
+        assert!(policy("no-such-policy").is_err());
+    }
 
     #[test]
     fn one_k0_cell_per_impl_and_every_policy_elsewhere() {
@@ -230,7 +269,7 @@ mod tests {
             cores: 2,
             quick: true,
         };
-        let c: Vec<Cell> = cells(2, &[policies::RANDOM])
+        let c: Vec<Cell> = cells(2, &[RANDOM])
             .into_iter()
             .filter(|c| c.k_pct == 0 || c.k_pct == 100)
             .collect();

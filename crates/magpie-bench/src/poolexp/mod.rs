@@ -8,8 +8,8 @@
 //! consumed, no injector, `N = 8` unpinned and oversubscribed, uniform topology) the
 //! choice is stated in the output.
 
+pub mod charts;
 pub mod exp;
-pub mod policies;
 pub mod report;
 pub mod run;
 pub mod steal;
@@ -61,9 +61,9 @@ impl Params {
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     let mut out = opts.out()?;
     let p = Params::new(opts.quick, opts.reps);
-    let all = policies::names();
+    let all = magpie::policy::NAMES.to_vec();
     for name in &all {
-        policies::get(name)?;
+        exp::policy(name)?;
     }
     out.say(&environment_note(&p, &all));
 

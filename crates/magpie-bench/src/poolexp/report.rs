@@ -1,17 +1,15 @@
-//! Tables per `N` and flavour, the summary CSV, SVG plots and the target checks of the
-//! pool experiment: at `N = 2`, magpie ≥ 5× crossbeam-deque and st3 at `k = 0` and at
+//! Tables per `N` and flavour, the summary CSV and the target checks of the pool
+//! experiment: at `N = 2`, magpie ≥ 5× crossbeam-deque and st3 at `k = 0` and at
 //! `k = 100 %` (random policy on both sides, and each at its own best policy).
 
 use std::fmt::Write as _;
 
-use super::exp::{cell_csv, policies_at, Cell, Sample, K_PCT, NO_POLICY};
-use super::policies::RANDOM;
-use super::{Params, WORKERS};
+use super::exp::{cell_csv, policies_at, Cell, Sample, K_PCT, NO_POLICY, RANDOM};
+use super::{charts, Params, WORKERS};
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::queue::{Family, Flavour, Impl};
 use crate::stats::{median, ratio_of_medians, Summary};
-use crate::svg::{Bar, BarChart, BarSeries, LineChart, LineSeries, Point};
 use crate::table::{si, Table};
 use crate::{BenchError, TargetCheck};
 
@@ -22,76 +20,66 @@ pub const TARGET: f64 = 5.0;
 pub const PEERS: [Family; 2] = [Family::Crossbeam, Family::St3];
 
 /// Families in display order.
-const FAMILIES: [Family; 3] = [Family::Magpie, Family::Crossbeam, Family::St3];
+pub const FAMILIES: [Family; 3] = [Family::Magpie, Family::Crossbeam, Family::St3];
 
-/// Every cell measured so far with its samples and throughput summary.
-#[derive(Clone, Debug, Default)]
-pub struct Results {
-    cells: Vec<Cell>,
-    samples: Vec<Vec<Sample>>,
-    ops: Vec<Summary>,
+/// One measured cell: its samples and their throughput summary.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The configuration.
+    pub cell: Cell,
+    /// One sample per repetition.
+    pub samples: Vec<Sample>,
+    /// Summary of the samples' ops/s.
+    pub ops: Summary,
 }
 
-/// The policy label of a cell at `k`: [`NO_POLICY`] at `k = 0`.
-fn at_k(k_pct: u32, policy: &str) -> &str {
-    if k_pct == 0 {
-        NO_POLICY
-    } else {
-        policy
+impl Measured {
+    /// Median of a per-sample metric.
+    pub fn median(&self, f: fn(&Sample) -> f64) -> Option<f64> {
+        median(&self.samples.iter().map(f).collect::<Vec<_>>())
+    }
+
+    /// Smallest worker CPU share over the samples.
+    pub fn min_cpu(&self) -> Option<f64> {
+        self.samples
+            .iter()
+            .filter_map(|s| s.min_cpu_share)
+            .min_by(f64::total_cmp)
     }
 }
+
+/// Every cell measured so far.
+#[derive(Clone, Debug, Default)]
+pub struct Results(Vec<Measured>);
 
 impl Results {
     /// Adds measured cells (`samples[i]` belongs to `cells[i]`).
     pub fn push(&mut self, cells: Vec<Cell>, samples: Vec<Vec<Sample>>) -> Result<(), BenchError> {
-        let ops: Vec<Vec<f64>> = samples
-            .iter()
-            .map(|s| s.iter().map(|x| x.ops_per_sec).collect())
-            .collect();
-        self.ops.extend(Summary::of_each(&ops)?);
-        self.cells.extend(cells);
-        self.samples.extend(samples);
+        for (cell, samples) in cells.into_iter().zip(samples) {
+            let ops = Summary::try_of(&samples.iter().map(|s| s.ops_per_sec).collect::<Vec<_>>())?;
+            self.0.push(Measured { cell, samples, ops });
+        }
         Ok(())
     }
 
-    fn index(&self, workers: usize, imp: Impl, k_pct: u32, policy: &str) -> Option<usize> {
-        let policy = at_k(k_pct, policy);
-        self.cells.iter().position(|c| {
+    /// One cell (any policy at `k = 0` means the "none" cell).
+    pub fn get(&self, workers: usize, imp: Impl, k_pct: u32, policy: &str) -> Option<&Measured> {
+        let policy = if k_pct == 0 { NO_POLICY } else { policy };
+        self.0.iter().find(|m| {
+            let c = &m.cell;
             c.workers == workers && c.imp == imp && c.k_pct == k_pct && c.policy == policy
         })
     }
 
-    /// Throughput summary of one cell (any policy at `k = 0` means the "none" cell).
+    /// Throughput summary of one cell (see [`get`](Self::get)).
     pub fn ops(&self, workers: usize, imp: Impl, k_pct: u32, policy: &str) -> Option<Summary> {
-        self.index(workers, imp, k_pct, policy).map(|i| self.ops[i])
-    }
-
-    /// Median of another per-sample metric of one cell.
-    fn median_of(
-        &self,
-        workers: usize,
-        imp: Impl,
-        k_pct: u32,
-        policy: &str,
-        f: fn(&Sample) -> f64,
-    ) -> Option<f64> {
-        let i = self.index(workers, imp, k_pct, policy)?;
-        median(&self.samples[i].iter().map(f).collect::<Vec<_>>())
-    }
-
-    /// Smallest worker CPU share over the samples of one cell.
-    fn min_cpu(&self, workers: usize, imp: Impl, k_pct: u32, policy: &str) -> Option<f64> {
-        let i = self.index(workers, imp, k_pct, policy)?;
-        self.samples[i]
-            .iter()
-            .filter_map(|s| s.min_cpu_share)
-            .min_by(f64::total_cmp)
+        self.get(workers, imp, k_pct, policy).map(|m| m.ops)
     }
 
     /// Policies measured at `workers` (k > 0), in measurement order.
     pub fn policies(&self, workers: usize) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
-        for c in &self.cells {
+        for c in self.0.iter().map(|m| &m.cell) {
             if c.workers == workers && c.k_pct > 0 && !out.contains(&c.policy) {
                 out.push(c.policy);
             }
@@ -112,11 +100,7 @@ impl Results {
     pub fn quick_policies(&self, workers: usize) -> Vec<&'static str> {
         let mut out = vec![RANDOM];
         for flavour in Flavour::ALL {
-            let imp = Impl {
-                family: Family::Magpie,
-                flavour,
-            };
-            if let Some((p, _)) = self.best(workers, imp, 100) {
+            if let Some((p, _)) = self.best(workers, imp(Family::Magpie, flavour), 100) {
                 if !out.contains(&p) {
                     out.push(p);
                 }
@@ -125,16 +109,28 @@ impl Results {
         out
     }
 
-    fn workers(&self) -> Vec<usize> {
+    /// The worker counts measured, in [`WORKERS`] order.
+    pub fn workers(&self) -> Vec<usize> {
         WORKERS
             .into_iter()
-            .filter(|&n| self.cells.iter().any(|c| c.workers == n))
+            .filter(|&n| self.0.iter().any(|m| m.cell.workers == n))
             .collect()
     }
 }
 
-fn imp(family: Family, flavour: Flavour) -> Impl {
+/// The implementation of `family` and `flavour`.
+pub fn imp(family: Family, flavour: Flavour) -> Impl {
     Impl { family, flavour }
+}
+
+/// `median(a) / median(b)` when both are known.
+fn ratio(a: Option<Summary>, b: Option<Summary>) -> Option<f64> {
+    ratio_of_medians(&a?, &b?)
+}
+
+/// `v` with `d` decimals, or `missing`.
+fn num(v: Option<f64>, d: usize, missing: &str) -> String {
+    v.map_or(missing.to_string(), |x| format!("{x:.d$}"))
 }
 
 /// Writes the run and summary CSVs and the charts, prints the tables and checks the
@@ -147,9 +143,7 @@ pub fn render(
     out: &mut Out,
 ) -> Result<(), BenchError> {
     let mut text = String::new();
-    let mut summary = summary_csv();
     for n in r.workers() {
-        let oversub = n > p.cores;
         let pols = r.policies(n);
         for flavour in Flavour::ALL {
             let _ = writeln!(
@@ -157,7 +151,7 @@ pub fn render(
                 "\n== pool of N = {n} queues, {}: median ops/s over {} reps ({}) ==",
                 flavour.name(),
                 p.reps,
-                if oversub {
+                if n > p.cores {
                     format!("{n} threads on {} cores: OVERSUBSCRIBED, unpinned", p.cores)
                 } else {
                     "pinned, one worker per core".to_string()
@@ -185,9 +179,6 @@ pub fn render(
             );
         }
     }
-    for c in &r.cells {
-        summary_row(&mut summary, r, p, c);
-    }
     text.push_str(
         "columns: magpie / crossbeam / st3 = median (puts + gets + successful steals) per second \
          of the whole pool; x cb, x st3 = magpie's median / that peer's median with the same \
@@ -199,8 +190,8 @@ pub fn render(
     let targets = targets(r);
     text.push('\n');
     text.push_str(&crate::table::targets(&targets));
-    out.tables("poolexp", runs, &summary)?;
-    for (name, svg) in charts(r, p) {
+    out.tables("poolexp", runs, &summary_csv(r, p))?;
+    for (name, svg) in charts::render(r, p) {
         out.file(&name, &svg)?;
     }
     out.say(&text);
@@ -208,12 +199,7 @@ pub fn render(
     Ok(())
 }
 
-/// `a/b/c` of three optional values with `d` decimals.
-fn triple(v: [Option<f64>; 3], d: usize) -> String {
-    v.map(|x| x.map_or("-".to_string(), |x| format!("{x:.d$}")))
-        .join("/")
-}
-
+/// The table of one `N` and flavour: a row per `k` and policy.
 fn table(r: &Results, n: usize, flavour: Flavour, pols: &[&'static str]) -> String {
     let mut t = Table::new(
         &[
@@ -234,42 +220,35 @@ fn table(r: &Results, n: usize, flavour: Flavour, pols: &[&'static str]) -> Stri
     );
     for k in K_PCT {
         for &pol in policies_at(k, pols) {
-            let fam = |f: Family| r.ops(n, imp(f, flavour), k, pol);
-            let m = fam(Family::Magpie);
-            let x = |f: Family| match (m, fam(f)) {
-                (Some(a), Some(b)) => {
-                    ratio_of_medians(&a, &b).map_or("-".into(), |v| format!("{v:.2}"))
-                }
-                _ => "-".into(),
-            };
-            let med = |g: fn(&Sample) -> f64| {
-                FAMILIES.map(|f| r.median_of(n, imp(f, flavour), k, pol, g))
-            };
-            let cpu = FAMILIES
+            let cells = FAMILIES.map(|f| r.get(n, imp(f, flavour), k, pol));
+            let ops = cells.map(|c| c.map(|c| c.ops));
+            // `a/b/c` over the families.
+            let triple = |v: [Option<f64>; 3], d| v.map(|x| num(x, d, "-")).join("/");
+            let med = |g: fn(&Sample) -> f64| cells.map(|c| c.and_then(|c| c.median(g)));
+            let cpu = cells
                 .iter()
-                .filter_map(|&f| r.min_cpu(n, imp(f, flavour), k, pol))
+                .flatten()
+                .filter_map(|c| c.min_cpu())
                 .min_by(f64::total_cmp);
-            t.row(&[
-                pol.to_string(),
-                k.to_string(),
-                m.map_or("-".into(), |s| si(s.median)),
-                fam(Family::Crossbeam).map_or("-".into(), |s| si(s.median)),
-                fam(Family::St3).map_or("-".into(), |s| si(s.median)),
-                x(Family::Crossbeam),
-                x(Family::St3),
+            let mut row = vec![pol.to_string(), k.to_string()];
+            row.extend(ops.map(|s| s.map_or("-".into(), |s| si(s.median))));
+            row.extend([1, 2].map(|peer| num(ratio(ops[0], ops[peer]), 2, "-")));
+            row.extend([
                 triple(med(|s| s.stolen_pct), 1),
                 triple(med(|s| s.success_pct), 1),
                 triple(med(|s| s.ns_per_attempt), 0),
-                triple(FAMILIES.map(|f| fam(f).map(|s| s.spread_pct())), 0),
-                cpu.map_or("-".into(), |c| format!("{:.0}", c * 100.0)),
+                triple(ops.map(|s| s.map(|s| s.spread_pct())), 0),
+                num(cpu.map(|c| c * 100.0), 0, "-"),
             ]);
+            t.row(&row);
         }
     }
     t.render()
 }
 
-fn summary_csv() -> Csv {
-    cell_csv(
+/// One row per measured cell: its summary and magpie's ratios to the peers.
+fn summary_csv(r: &Results, p: &Params) -> Csv {
+    let mut csv = cell_csv(
         &[
             &["reps"][..],
             &Summary::csv_columns("median_ops_per_sec"),
@@ -284,38 +263,29 @@ fn summary_csv() -> Csv {
             ],
         ]
         .concat(),
-    )
-}
-
-fn summary_row(csv: &mut Csv, r: &Results, p: &Params, c: &Cell) {
-    let (n, i, k, pol) = (c.workers, c.imp, c.k_pct, c.policy);
-    let Some(s) = r.ops(n, i, k, pol) else {
-        return;
-    };
-    let f = |v: Option<f64>, d: usize| v.map_or(String::new(), |x| format!("{x:.d$}"));
-    let x = |peer: Family| {
-        if i.family != Family::Magpie {
-            return String::new();
-        }
-        f(
-            r.ops(n, imp(peer, i.flavour), k, pol)
-                .and_then(|b| ratio_of_medians(&s, &b)),
-            3,
-        )
-    };
-    let mut row = c.fields(p.cores);
-    row.push(s.n.to_string());
-    row.extend(s.csv_fields(0));
-    row.extend([
-        f(r.median_of(n, i, k, pol, |s| s.items_per_sec), 0),
-        f(r.median_of(n, i, k, pol, |s| s.stolen_pct), 3),
-        f(r.median_of(n, i, k, pol, |s| s.success_pct), 3),
-        f(r.median_of(n, i, k, pol, |s| s.ns_per_attempt), 1),
-        f(r.min_cpu(n, i, k, pol), 3),
-        x(Family::Crossbeam),
-        x(Family::St3),
-    ]);
-    csv.row(&row);
+    );
+    for m in &r.0 {
+        let c = m.cell;
+        let x = |peer: Family| {
+            let peer = r.ops(c.workers, imp(peer, c.imp.flavour), c.k_pct, c.policy);
+            let magpie = (c.imp.family == Family::Magpie).then_some(m.ops);
+            num(ratio(magpie, peer), 3, "")
+        };
+        let mut row = c.fields(p.cores);
+        row.push(m.ops.n.to_string());
+        row.extend(m.ops.csv_fields(0));
+        row.extend([
+            num(m.median(|s| s.items_per_sec), 0, ""),
+            num(m.median(|s| s.stolen_pct), 3, ""),
+            num(m.median(|s| s.success_pct), 3, ""),
+            num(m.median(|s| s.ns_per_attempt), 1, ""),
+            num(m.min_cpu(), 3, ""),
+            x(Family::Crossbeam),
+            x(Family::St3),
+        ]);
+        csv.row(&row);
+    }
+    csv
 }
 
 /// The checks at `N = 2` (see the module doc).
@@ -326,10 +296,6 @@ pub fn targets(r: &Results) -> Vec<TargetCheck> {
         let m = imp(Family::Magpie, flavour);
         for peer in PEERS {
             let q = imp(peer, flavour);
-            let ratio = |a: Option<Summary>, b: Option<Summary>| match (a, b) {
-                (Some(a), Some(b)) => ratio_of_medians(&a, &b),
-                _ => None,
-            };
             let (bm, bq) = (r.best(n, m, 100), r.best(n, q, 100));
             let best = format!(
                 "best: magpie ({}) / {} ({})",
@@ -355,123 +321,6 @@ pub fn targets(r: &Results) -> Vec<TargetCheck> {
                     measured: ratio(a, b),
                     threshold: TARGET,
                 });
-            }
-        }
-    }
-    out
-}
-
-/// Legend name short enough for the chart's legend column.
-fn short_family(f: Family) -> &'static str {
-    match f {
-        Family::Crossbeam => "crossbeam",
-        other => other.name(),
-    }
-}
-
-/// Explains the abbreviations of [`policy_label`].
-const POLICY_LABEL_KEY: &str =
-    "best2 = best-of-two, bestN = best-of-many, prob = probabilistic, perf = performance";
-
-/// A policy name short enough for a bar group label (nine groups share the x axis).
-fn policy_label(name: &str) -> &str {
-    match name {
-        "best-of-two" => "best2",
-        "best-of-many" => "bestN",
-        "probabilistic" => "prob",
-        "numa-probabilistic" => "numa+prob",
-        "performance" => "perf",
-        other => other,
-    }
-}
-
-fn flavour_file(f: Flavour) -> &'static str {
-    match f {
-        Flavour::Lifo => "lifo",
-        Flavour::Fifo => "fifo",
-    }
-}
-
-/// Per `N` and flavour: throughput against `k` (random and best policy of each queue),
-/// and one bar chart per `k > 0` with every policy.
-fn charts(r: &Results, p: &Params) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for n in r.workers() {
-        let note = if n > p.cores {
-            format!(", {} cores: oversubscribed", p.cores)
-        } else {
-            ", pinned".to_string()
-        };
-        for flavour in Flavour::ALL {
-            let mut series = Vec::new();
-            for f in FAMILIES {
-                let i = imp(f, flavour);
-                let point = |k: u32, s: Summary| Point {
-                    x: f64::from(k),
-                    y: s.median,
-                    range: Some((s.min, s.max)),
-                };
-                series.push(LineSeries {
-                    name: format!("{} random", short_family(f)),
-                    points: K_PCT
-                        .iter()
-                        .filter_map(|&k| r.ops(n, i, k, RANDOM).map(|s| point(k, s)))
-                        .collect(),
-                });
-                series.push(LineSeries {
-                    name: format!("{} best policy", short_family(f)),
-                    points: K_PCT
-                        .iter()
-                        .filter_map(|&k| {
-                            let s = if k == 0 {
-                                r.ops(n, i, 0, NO_POLICY)
-                            } else {
-                                r.best(n, i, k).map(|b| b.1)
-                            };
-                            s.map(|s| point(k, s))
-                        })
-                        .collect(),
-                });
-            }
-            let chart = LineChart {
-                title: format!(
-                    "BWoS §6.2.3 pool: N = {n}, {}{note}; median of {}",
-                    flavour.name(),
-                    p.reps
-                ),
-                x_label: "balancing factor k (% of C stolen per round, attempted)".into(),
-                y_label: "pool ops / s (bars = min..max)".into(),
-                series,
-            };
-            out.push((
-                format!("poolexp_n{n}_{}_by_k.svg", flavour_file(flavour)),
-                chart.render(),
-            ));
-            let pols = r.policies(n);
-            for k in K_PCT.into_iter().filter(|&k| k > 0) {
-                let chart = BarChart {
-                    title: format!(
-                        "pool N = {n}, {}, k = {k} %{note}: every policy",
-                        flavour.name()
-                    ),
-                    y_label: "pool ops / s (bars = min..max)".into(),
-                    x_label: format!("victim policy ({})", POLICY_LABEL_KEY),
-                    categories: pols.iter().map(|s| policy_label(s).to_string()).collect(),
-                    series: FAMILIES
-                        .iter()
-                        .map(|&f| {
-                            BarSeries::new(
-                                imp(f, flavour).name(),
-                                pols.iter()
-                                    .map(|pol| r.ops(n, imp(f, flavour), k, pol).map(Bar::from)),
-                            )
-                        })
-                        .collect(),
-                };
-                out.push((
-                    format!("poolexp_n{n}_{}_k{k}.svg", flavour_file(flavour)),
-                    chart.render(),
-                ));
             }
         }
     }

@@ -83,85 +83,21 @@ pub struct PoolRun {
 }
 
 impl PoolRun {
-    fn total(&self, f: impl Fn(&WorkerRun) -> u64) -> u64 {
-        self.workers.iter().map(f).sum()
-    }
-
-    /// Timed puts of all workers.
-    pub fn puts(&self) -> u64 {
-        self.total(|w| w.puts)
-    }
-
-    /// Timed gets of all workers.
-    pub fn gets(&self) -> u64 {
-        self.total(|w| w.gets)
-    }
-
-    /// Items stolen by all workers.
-    pub fn stolen(&self) -> u64 {
-        self.total(|w| w.stolen)
-    }
-
-    /// Steal attempts of all workers.
-    pub fn attempts(&self) -> u64 {
-        self.total(|w| w.attempts)
-    }
-
-    /// Rounds of all workers.
-    pub fn rounds(&self) -> u64 {
-        self.total(|w| w.rounds)
-    }
-
-    /// Total throughput: (puts + gets + successful steals) / wall time.
-    pub fn ops_per_sec(&self) -> f64 {
-        (self.puts() + self.gets() + self.stolen()) as f64 / self.secs
-    }
-
-    /// Items through the pool: puts / wall time.
-    pub fn items_per_sec(&self) -> f64 {
-        self.puts() as f64 / self.secs
-    }
-
-    /// Share of the items put that were stolen, percent.
-    pub fn stolen_pct(&self) -> f64 {
-        pct(self.stolen(), self.puts())
-    }
-
-    /// Mean wall time of one steal attempt (policy choice + steal), nanoseconds; 0
-    /// without attempts.
-    pub fn ns_per_attempt(&self) -> f64 {
-        let a = self.attempts();
-        if a == 0 {
-            0.0
-        } else {
-            self.workers.iter().map(|w| w.steal_secs).sum::<f64>() * 1e9 / a as f64
+    /// The counters of all workers added up (`secs`, `pinned` and `cpu_share` unset).
+    pub fn total(&self) -> WorkerRun {
+        let mut t = WorkerRun::default();
+        for w in &self.workers {
+            t.rounds += w.rounds;
+            t.puts += w.puts;
+            t.gets += w.gets;
+            t.stolen += w.stolen;
+            t.attempts += w.attempts;
+            t.skipped += w.skipped;
+            t.empty += w.empty;
+            t.retry += w.retry;
+            t.steal_secs += w.steal_secs;
         }
-    }
-
-    /// Share of steal attempts that took an item, percent.
-    pub fn success_pct(&self) -> f64 {
-        pct(self.stolen(), self.attempts())
-    }
-
-    /// The smallest CPU share of any worker.
-    pub fn min_cpu_share(&self) -> Option<f64> {
-        self.workers
-            .iter()
-            .filter_map(|w| w.cpu_share)
-            .min_by(f64::total_cmp)
-    }
-
-    /// Whether every worker was pinned.
-    pub fn all_pinned(&self) -> bool {
-        !self.workers.is_empty() && self.workers.iter().all(|w| w.pinned)
-    }
-}
-
-fn pct(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64 * 100.0
+        t
     }
 }
 
@@ -358,13 +294,7 @@ where
     // The cpus the workers are pinned to (`None`: unpinned), for the policies' topology.
     let allowed = crate::affinity::allowed_cpus();
     let cpus: Vec<Option<usize>> = (0..n)
-        .map(|i| {
-            if cfg.pin {
-                allowed.get(i).copied()
-            } else {
-                None
-            }
-        })
+        .map(|i| allowed.get(i).copied().filter(|_| cfg.pin))
         .collect();
     let topology = magpie::policy::Topology::detect(&cpus);
     let barrier = Barrier::new(n);
@@ -491,11 +421,12 @@ mod tests {
             want.extend(base(w)..base(w) + n.count() as u64);
         }
         assert_eq!(taken, want, "{name}: not every value once");
-        assert!(r.rounds() >= workers as u64, "{name}");
+        let t = r.total();
+        assert!(t.rounds >= workers as u64, "{name}");
         assert_eq!(r.workers.len(), workers);
         assert_eq!(
-            r.attempts(),
-            r.rounds() * cfg(workers, k_pct).attempts_per_round()
+            t.attempts,
+            t.rounds * cfg(workers, k_pct).attempts_per_round()
         );
         for w in &r.workers {
             assert_eq!(
@@ -505,10 +436,10 @@ mod tests {
             );
         }
         if k_pct == 0 {
-            assert_eq!(r.stolen(), 0);
+            assert_eq!(t.stolen, 0);
         }
         // Timed puts are all consumed by timed gets and steals, or drained.
-        assert!(r.gets() + r.stolen() + r.drained >= r.puts());
+        assert!(t.gets + t.stolen + r.drained >= t.puts);
     }
 
     #[test]
@@ -541,6 +472,6 @@ mod tests {
         };
         assert!(run_impl(magpie, &cfg(1, 0), &Random).is_err());
         let r = run_impl(magpie, &cfg(2, 50), &Random).unwrap();
-        assert!(r.ops_per_sec() > 0.0 && r.secs > 0.0);
+        assert!(super::super::exp::Sample::of(&r).ops_per_sec > 0.0 && r.secs > 0.0);
     }
 }
