@@ -16,7 +16,6 @@ pub mod steal;
 pub mod tally;
 pub mod view;
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::{affinity, BenchError, Outcome, RunOptions};
@@ -45,13 +44,13 @@ pub struct Params {
 
 impl Params {
     /// Quick: 3 repetitions of 30 ms runs; default: 7 repetitions of 150 ms runs.
-    pub fn new(quick: bool, reps: Option<usize>) -> Params {
+    pub fn new(opts: &RunOptions) -> Params {
         Params {
             cap: CAPACITY,
-            reps: reps.unwrap_or(if quick { 3 } else { 7 }),
-            duration: Duration::from_millis(if quick { 30 } else { 150 }),
+            reps: opts.reps_or(3, 7),
+            duration: Duration::from_millis(if opts.quick { 30 } else { 150 }),
             cores: affinity::available_cores(),
-            quick,
+            quick: opts.quick,
         }
     }
 }
@@ -60,7 +59,7 @@ impl Params {
 /// writes the CSVs, SVGs and report.txt into the output directory.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     let mut out = opts.out()?;
-    let p = Params::new(opts.quick, opts.reps);
+    let p = Params::new(opts);
     let all = magpie::policy::NAMES.to_vec();
     for name in &all {
         exp::policy(name)?;
@@ -87,28 +86,22 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
 
 /// One paragraph about the machine, the sizes and the choices made.
 fn environment_note(p: &Params, policies: &[&str]) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
+    let mut s = format!(
         "poolexp bench (BWoS §6.2.3): C = {} u64 items per queue, k in {:?} % of C, N in {:?}; \
-         {} reps of {} ms per cell; {} core(s) available; {}",
+         {} reps of {} ms per cell; {} core(s) available; {}\n\
+         policies: {}\n\
+         round = put until full, get until empty, k*C single-item steal attempts on the other \
+         workers' queues (victim chosen by the policy; stolen items consumed, not re-queued); \
+         throughput = (puts + gets + successful steals) / wall time\n\
+         pinning: one worker per core when N <= {} cores; larger N unpinned and OVERSUBSCRIBED\n",
         p.cap,
         exp::K_PCT,
         WORKERS,
         p.reps,
         p.duration.as_millis(),
         p.cores,
-        affinity::load_note(p.cores, "see spread % and min cpu %")
-    );
-    let _ = writeln!(s, "policies: {}", policies.join(", "));
-    s.push_str(
-        "round = put until full, get until empty, k*C single-item steal attempts on the other \
-         workers' queues (victim chosen by the policy; stolen items consumed, not re-queued); \
-         throughput = (puts + gets + successful steals) / wall time\n",
-    );
-    let _ = writeln!(
-        s,
-        "pinning: one worker per core when N <= {} cores; larger N unpinned and OVERSUBSCRIBED",
+        affinity::load_note(p.cores, "see spread % and min cpu %"),
+        policies.join(", "),
         p.cores
     );
     if p.quick {

@@ -388,6 +388,8 @@ pub fn run_impl(imp: Impl, cfg: &Config, policy: &dyn VictimPolicy) -> Result<Po
 
 #[cfg(test)]
 mod tests {
+    use super::super::exp::Sample;
+    use super::super::report::imp;
     use super::super::tally::Record;
     use super::*;
     use magpie::policy::Random;
@@ -461,17 +463,11 @@ mod tests {
 
     #[test]
     fn run_impl_rejects_sequential_and_tiny_pools() {
-        let seq = Impl {
-            family: Family::Sequential,
-            flavour: Flavour::Lifo,
-        };
+        let seq = imp(Family::Sequential, Flavour::Lifo);
         assert!(run_impl(seq, &cfg(2, 0), &Random).is_err());
-        let magpie = Impl {
-            family: Family::Magpie,
-            flavour: Flavour::Fifo,
-        };
+        let magpie = imp(Family::Magpie, Flavour::Fifo);
         assert!(run_impl(magpie, &cfg(1, 0), &Random).is_err());
         let r = run_impl(magpie, &cfg(2, 50), &Random).unwrap();
-        assert!(super::super::exp::Sample::of(&r).ops_per_sec > 0.0 && r.secs > 0.0);
+        assert!(Sample::of(&r).ops_per_sec > 0.0 && r.secs > 0.0);
     }
 }
