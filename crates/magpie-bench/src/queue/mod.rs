@@ -6,6 +6,7 @@ pub mod exp1;
 pub mod exp2;
 pub mod impls;
 pub mod magpie;
+pub mod rows;
 pub mod run;
 
 use crate::{affinity, BenchError, Outcome, RunOptions};
@@ -26,6 +27,11 @@ pub const RETRY_BUDGET: f64 = 0.15;
 /// Retry budget for `runs` planned runs (see [`RETRY_BUDGET`]).
 pub fn retry_budget(runs: usize) -> usize {
     (runs as f64 * RETRY_BUDGET).ceil() as usize
+}
+
+/// A CPU share for the CSV files: 3 decimals, empty when unavailable.
+fn cpu_share(share: Option<f64>) -> String {
+    share.map_or(String::new(), |c| format!("{c:.3}"))
 }
 
 /// Runs that need a note under an experiment's table.
