@@ -89,45 +89,19 @@ sequential!(
     "Sequential FIFO bound: a `VecDeque` ring."
 );
 
-/// crossbeam-deque worker (LIFO or FIFO). Unbounded, so the adapter keeps an
-/// owner-local count of items held and reports "full" at `cap`; the count is reset when
-/// `pop` finds the queue empty (items stolen meanwhile are then accounted for).
-pub struct Crossbeam {
+/// crossbeam-deque worker, LIFO or FIFO. Unbounded, so the adapter keeps an owner-local
+/// count of items held and reports "full" at `cap`; the count is reset when `pop` finds
+/// the queue empty (items stolen meanwhile are then accounted for).
+pub struct Crossbeam<const LIFO: bool> {
     w: crossbeam_deque::Worker<u64>,
     held: usize,
     cap: usize,
 }
 
-impl Crossbeam {
-    fn new(w: crossbeam_deque::Worker<u64>, cap: usize) -> Self {
-        Crossbeam { w, held: 0, cap }
-    }
-
-    #[inline]
-    fn push_impl(&mut self, x: u64) -> bool {
-        if self.held >= self.cap {
-            return false;
-        }
-        self.w.push(x);
-        self.held += 1;
-        true
-    }
-
-    #[inline]
-    fn pop_impl(&mut self) -> Option<u64> {
-        let r = self.w.pop();
-        match r {
-            Some(_) => self.held = self.held.saturating_sub(1),
-            None => self.held = 0,
-        }
-        r
-    }
-}
-
 /// crossbeam-deque in LIFO mode (`Worker::new_lifo`).
-pub struct CrossbeamLifo(Crossbeam);
+pub type CrossbeamLifo = Crossbeam<true>;
 /// crossbeam-deque in FIFO mode (`Worker::new_fifo`).
-pub struct CrossbeamFifo(Crossbeam);
+pub type CrossbeamFifo = Crossbeam<false>;
 
 /// Thief handle for crossbeam-deque.
 pub struct CrossbeamThief(pub(crate) crossbeam_deque::Stealer<u64>);
@@ -139,33 +113,42 @@ impl Thief for CrossbeamThief {
     }
 }
 
-macro_rules! crossbeam_flavour {
-    ($ty:ident, $ctor:ident) => {
-        impl BenchQueue for $ty {
-            type Thief = CrossbeamThief;
+impl<const LIFO: bool> BenchQueue for Crossbeam<LIFO> {
+    type Thief = CrossbeamThief;
 
-            fn with_capacity(cap: usize) -> Self {
-                $ty(Crossbeam::new(crossbeam_deque::Worker::$ctor(), cap))
-            }
+    fn with_capacity(cap: usize) -> Self {
+        let w = if LIFO {
+            crossbeam_deque::Worker::new_lifo()
+        } else {
+            crossbeam_deque::Worker::new_fifo()
+        };
+        Crossbeam { w, held: 0, cap }
+    }
 
-            #[inline]
-            fn push(&mut self, x: u64) -> bool {
-                self.0.push_impl(x)
-            }
-
-            #[inline]
-            fn pop(&mut self) -> Option<u64> {
-                self.0.pop_impl()
-            }
-
-            fn thief(&self) -> Option<CrossbeamThief> {
-                Some(CrossbeamThief(self.0.w.stealer()))
-            }
+    #[inline]
+    fn push(&mut self, x: u64) -> bool {
+        if self.held >= self.cap {
+            return false;
         }
-    };
+        self.w.push(x);
+        self.held += 1;
+        true
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u64> {
+        let r = self.w.pop();
+        match r {
+            Some(_) => self.held = self.held.saturating_sub(1),
+            None => self.held = 0,
+        }
+        r
+    }
+
+    fn thief(&self) -> Option<CrossbeamThief> {
+        Some(CrossbeamThief(self.w.stealer()))
+    }
 }
-crossbeam_flavour!(CrossbeamLifo, new_lifo);
-crossbeam_flavour!(CrossbeamFifo, new_fifo);
 
 macro_rules! st3_flavour {
     ($ty:ident, $thief:ident, $m:ident, $doc:literal) => {

@@ -257,25 +257,15 @@ pub struct Params {
 
 impl Params {
     /// Defaults: quick = 3 repetitions and short runs; otherwise 9 repetitions.
-    pub fn new(quick: bool, reps: Option<usize>) -> Params {
-        if quick {
-            Params {
-                cap: CAPACITY,
-                reps: reps.unwrap_or(3),
-                exp1_rounds: 600,
-                exp2_rounds: 300,
-                calib_rounds: 120,
-                calib_steps: 5,
-            }
-        } else {
-            Params {
-                cap: CAPACITY,
-                reps: reps.unwrap_or(9),
-                exp1_rounds: 5000,
-                exp2_rounds: 2000,
-                calib_rounds: 500,
-                calib_steps: 8,
-            }
+    pub fn new(opts: &RunOptions) -> Params {
+        let quick = opts.quick;
+        Params {
+            cap: CAPACITY,
+            reps: opts.reps_or(3, 9),
+            exp1_rounds: if quick { 600 } else { 5000 },
+            exp2_rounds: if quick { 300 } else { 2000 },
+            calib_rounds: if quick { 120 } else { 500 },
+            calib_steps: if quick { 5 } else { 8 },
         }
     }
 }
@@ -283,7 +273,7 @@ impl Params {
 /// Runs the queue experiments, prints tables and writes CSV + SVG into the output dir.
 pub fn run(opts: &QueueOptions) -> Result<Outcome, BenchError> {
     let mut out = opts.common.out()?;
-    let params = Params::new(opts.common.quick, opts.common.reps);
+    let params = Params::new(&opts.common);
     out.say(&environment_note());
     if opts.only != Some(Only::Thief) {
         exp1::run(&params, &mut out)?;
