@@ -12,7 +12,7 @@ const TOLERANCE: f64 = 0.1;
 /// Largest pause tried (spin iterations).
 const MAX_PAUSE: f64 = (1u64 << 24) as f64;
 
-/// A calibrated configuration: target, chosen pause (`None` = no thief), estimate.
+/// A calibrated configuration of experiment 2.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// Target stolen percentage (0 = no thief).
@@ -172,22 +172,19 @@ fn search<F: FnMut(f64) -> Result<f64, BenchError>>(
     // Highest target first: smaller targets then reuse the earlier probes as brackets.
     let mut order: Vec<usize> = (0..targets.len()).collect();
     order.sort_by(|&a, &b| targets[b].total_cmp(&targets[a]));
-    let none = Config {
+    let no_thief = Config {
         target: 0.0,
         pause: None,
         estimate: 0.0,
     };
-    let mut out = vec![none; targets.len()];
-    for i in order {
-        let t = targets[i];
-        if t > 0.0 {
-            let (pause, estimate) = c.find(t)?;
-            out[i] = Config {
-                target: t,
-                pause: Some(pause),
-                estimate,
-            };
-        }
+    let mut out = vec![no_thief; targets.len()];
+    for i in order.into_iter().filter(|&i| targets[i] > 0.0) {
+        let (pause, estimate) = c.find(targets[i])?;
+        out[i] = Config {
+            target: targets[i],
+            pause: Some(pause),
+            estimate,
+        };
     }
     Ok(out)
 }

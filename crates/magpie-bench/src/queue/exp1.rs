@@ -89,29 +89,21 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         if find(Family::Magpie, fl).is_none() {
             continue;
         }
-        let seq_name = if fl == Flavour::Lifo {
-            "Vec"
-        } else {
-            "VecDeque"
+        let sequential = match fl {
+            Flavour::Lifo => "sequential bound (Vec)",
+            Flavour::Fifo => "sequential bound (VecDeque)",
         };
-        let mut check = |peer: Family, label: String, threshold: f64| {
+        for (peer, peer_name, threshold) in [
+            (Family::Sequential, sequential, 0.9),
+            (Family::Crossbeam, Family::Crossbeam.name(), 5.0),
+            (Family::St3, Family::St3.name(), 5.0),
+        ] {
             targets.push(TargetCheck {
-                name: label,
+                name: format!("{} magpie / {peer_name}", fl.name()),
                 measured: sums.ratio((Family::Magpie, fl), (peer, fl)),
                 threshold,
-            })
-        };
-        check(
-            Family::Sequential,
-            format!("{} magpie / sequential bound ({seq_name})", fl.name()),
-            0.9,
-        );
-        check(
-            Family::Crossbeam,
-            format!("{} magpie / crossbeam-deque", fl.name()),
-            5.0,
-        );
-        check(Family::St3, format!("{} magpie / st3", fl.name()), 5.0);
+            });
+        }
     }
 
     let chart = BarChart {
