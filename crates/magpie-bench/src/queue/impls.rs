@@ -39,55 +39,49 @@ impl Thief for NoThief {
 
 /// A sequential upper bound: a plain collection that never grows past `cap`.
 macro_rules! sequential {
-    ($ty:ident, $v:ty, $push:ident, $pop:ident, $doc:literal) => {
-        #[doc = $doc]
-        pub struct $ty {
-            v: $v,
-            cap: usize,
-        }
-
-        impl BenchQueue for $ty {
-            type Thief = NoThief;
-
-            fn with_capacity(cap: usize) -> Self {
-                let v = <$v>::with_capacity(cap);
-                $ty { v, cap }
+    ($($(#[$doc:meta])* $ty:ident($v:ty, $push:ident, $pop:ident);)*) => {
+        $(
+            $(#[$doc])*
+            pub struct $ty {
+                v: $v,
+                cap: usize,
             }
 
-            #[inline]
-            fn push(&mut self, x: u64) -> bool {
-                let room = self.v.len() < self.cap;
-                if room {
-                    self.v.$push(x);
+            impl BenchQueue for $ty {
+                type Thief = NoThief;
+
+                fn with_capacity(cap: usize) -> Self {
+                    let v = <$v>::with_capacity(cap);
+                    $ty { v, cap }
                 }
-                room
-            }
 
-            #[inline]
-            fn pop(&mut self) -> Option<u64> {
-                self.v.$pop()
-            }
+                #[inline]
+                fn push(&mut self, x: u64) -> bool {
+                    let room = self.v.len() < self.cap;
+                    if room {
+                        self.v.$push(x);
+                    }
+                    room
+                }
 
-            fn thief(&self) -> Option<NoThief> {
-                None
+                #[inline]
+                fn pop(&mut self) -> Option<u64> {
+                    self.v.$pop()
+                }
+
+                fn thief(&self) -> Option<NoThief> {
+                    None
+                }
             }
-        }
+        )*
     };
 }
-sequential!(
-    VecStack,
-    Vec<u64>,
-    push,
-    pop,
-    "Sequential LIFO bound: a `Vec` stack."
-);
-sequential!(
-    Ring,
-    VecDeque<u64>,
-    push_back,
-    pop_front,
-    "Sequential FIFO bound: a `VecDeque` ring."
-);
+sequential! {
+    /// Sequential LIFO bound: a `Vec` stack.
+    VecStack(Vec<u64>, push, pop);
+    /// Sequential FIFO bound: a `VecDeque` ring.
+    Ring(VecDeque<u64>, push_back, pop_front);
+}
 
 /// crossbeam-deque worker, LIFO or FIFO. Unbounded, so the adapter keeps an owner-local
 /// count of items held and reports "full" at `cap`; the count is reset when `pop` finds
@@ -151,62 +145,58 @@ impl<const LIFO: bool> BenchQueue for Crossbeam<LIFO> {
 }
 
 macro_rules! st3_flavour {
-    ($ty:ident, $thief:ident, $m:ident, $doc:literal) => {
-        #[doc = $doc]
-        pub struct $ty(st3::$m::Worker<u64>);
+    ($($(#[$doc:meta])* $ty:ident, $thief:ident, $m:ident;)*) => {
+        $(
+            $(#[$doc])*
+            pub struct $ty(st3::$m::Worker<u64>);
 
-        /// Thief handle for st3: steals one item with `steal_and_pop(.., |_| 1)` into a
-        /// thief-local destination that never receives anything.
-        pub struct $thief {
-            pub(crate) s: st3::$m::Stealer<u64>,
-            pub(crate) dest: st3::$m::Worker<u64>,
-        }
-
-        impl Thief for $thief {
-            #[inline]
-            fn steal_one(&mut self) -> Option<u64> {
-                self.s.steal_and_pop(&self.dest, |_| 1).ok().map(|(x, _)| x)
-            }
-        }
-
-        impl BenchQueue for $ty {
-            type Thief = $thief;
-
-            fn with_capacity(cap: usize) -> Self {
-                $ty(st3::$m::Worker::new(cap))
+            /// Thief handle for st3: steals one item with `steal_and_pop(.., |_| 1)` into a
+            /// thief-local destination that never receives anything.
+            pub struct $thief {
+                pub(crate) s: st3::$m::Stealer<u64>,
+                pub(crate) dest: st3::$m::Worker<u64>,
             }
 
-            #[inline]
-            fn push(&mut self, x: u64) -> bool {
-                self.0.push(x).is_ok()
+            impl Thief for $thief {
+                #[inline]
+                fn steal_one(&mut self) -> Option<u64> {
+                    self.s.steal_and_pop(&self.dest, |_| 1).ok().map(|(x, _)| x)
+                }
             }
 
-            #[inline]
-            fn pop(&mut self) -> Option<u64> {
-                self.0.pop()
-            }
+            impl BenchQueue for $ty {
+                type Thief = $thief;
 
-            fn thief(&self) -> Option<$thief> {
-                Some($thief {
-                    s: self.0.stealer(),
-                    dest: st3::$m::Worker::new(2),
-                })
+                fn with_capacity(cap: usize) -> Self {
+                    $ty(st3::$m::Worker::new(cap))
+                }
+
+                #[inline]
+                fn push(&mut self, x: u64) -> bool {
+                    self.0.push(x).is_ok()
+                }
+
+                #[inline]
+                fn pop(&mut self) -> Option<u64> {
+                    self.0.pop()
+                }
+
+                fn thief(&self) -> Option<$thief> {
+                    Some($thief {
+                        s: self.0.stealer(),
+                        dest: st3::$m::Worker::new(2),
+                    })
+                }
             }
-        }
+        )*
     };
 }
-st3_flavour!(
-    St3Lifo,
-    St3LifoThief,
-    lifo,
-    "st3 LIFO worker (`st3::lifo::Worker`)."
-);
-st3_flavour!(
-    St3Fifo,
-    St3FifoThief,
-    fifo,
-    "st3 FIFO worker (`st3::fifo::Worker`)."
-);
+st3_flavour! {
+    /// st3 LIFO worker (`st3::lifo::Worker`).
+    St3Lifo, St3LifoThief, lifo;
+    /// st3 FIFO worker (`st3::fifo::Worker`).
+    St3Fifo, St3FifoThief, fifo;
+}
 
 #[cfg(test)]
 mod tests {
