@@ -4,7 +4,6 @@
 
 use super::calibrate::{self, Config};
 use super::rows::Rows;
-use super::run::StealRun;
 use super::{cpu_share, retry_budget, Family, Flavour, Impl, Notes, Params, DISTURBED};
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
@@ -53,8 +52,7 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     crate::order::interleave("exp2 (one thief)", pairs.len(), p.reps, |rep, j| {
         let (i, k) = pairs[j];
         let (imp, cfg) = (&impls[i], &configs[i][k]);
-        let (r, tries): (StealRun, usize) =
-            imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
+        let (r, tries) = imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
         let pinned = r.owner.pinned && (cfg.pause.is_none() || r.thief_pinned);
         notes.count(tries, pinned, r.min_cpu_share());
         let s = &mut samples[i][k];
