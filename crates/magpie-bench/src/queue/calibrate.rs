@@ -2,9 +2,9 @@
 //! pause that gives each target stolen percentage; the measured runs report the
 //! percentage they actually achieved.
 
+use super::rows::Rows;
 use super::run::PAUSE_SCALE;
 use super::{Impl, Params};
-use crate::csv::Csv;
 use crate::BenchError;
 
 /// Relative distance from a target at which calibration stops early.
@@ -12,7 +12,7 @@ const TOLERANCE: f64 = 0.1;
 /// Largest pause tried (spin iterations).
 const MAX_PAUSE: f64 = (1u64 << 24) as f64;
 
-/// A calibrated configuration: target, chosen pause (`None` = no thief), estimate.
+/// A calibrated configuration of experiment 2.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// Target stolen percentage (0 = no thief).
@@ -135,34 +135,23 @@ fn quantize(pause: f64) -> f64 {
     }
 }
 
-/// An empty calibration CSV (one row per probe run).
-pub fn csv() -> Csv {
-    Csv::new(&[
-        "impl",
-        "pause_spins",
-        "rounds",
-        "stolen_pct",
-        "owner_ops_per_sec",
-    ])
-}
-
 /// Calibrates one configuration per target for `imp` (target 0 = no thief), recording
-/// every probe run in `csv`. Returns the configurations in the order of `targets`.
+/// every probe run in `probes`. Returns the configurations in the order of `targets`.
 pub fn calibrate(
     imp: Impl,
     p: &Params,
     targets: &[f64],
-    csv: &mut Csv,
+    probes: &mut Rows,
 ) -> Result<Vec<Config>, BenchError> {
     let run = |pause: f64| {
         let r = imp.run(p.cap, p.calib_rounds, Some(pause))?;
         let pct = r.stolen_pct();
-        csv.row(&[
-            imp.name().to_string(),
-            format!("{pause}"),
-            p.calib_rounds.to_string(),
-            format!("{pct:.4}"),
-            format!("{:.0}", r.owner.ops_per_sec()),
+        probes.push([
+            ("impl", imp.name().to_string()),
+            ("pause_spins", format!("{pause}")),
+            ("rounds", p.calib_rounds.to_string()),
+            ("stolen_pct", format!("{pct:.4}")),
+            ("owner_ops_per_sec", format!("{:.0}", r.owner.ops_per_sec())),
         ]);
         Ok(pct)
     };
@@ -183,22 +172,19 @@ fn search<F: FnMut(f64) -> Result<f64, BenchError>>(
     // Highest target first: smaller targets then reuse the earlier probes as brackets.
     let mut order: Vec<usize> = (0..targets.len()).collect();
     order.sort_by(|&a, &b| targets[b].total_cmp(&targets[a]));
-    let none = Config {
+    let no_thief = Config {
         target: 0.0,
         pause: None,
         estimate: 0.0,
     };
-    let mut out = vec![none; targets.len()];
-    for i in order {
-        let t = targets[i];
-        if t > 0.0 {
-            let (pause, estimate) = c.find(t)?;
-            out[i] = Config {
-                target: t,
-                pause: Some(pause),
-                estimate,
-            };
-        }
+    let mut out = vec![no_thief; targets.len()];
+    for i in order.into_iter().filter(|&i| targets[i] > 0.0) {
+        let (pause, estimate) = c.find(targets[i])?;
+        out[i] = Config {
+            target: targets[i],
+            pause: Some(pause),
+            estimate,
+        };
     }
     Ok(out)
 }

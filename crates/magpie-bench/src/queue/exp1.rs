@@ -1,12 +1,12 @@
 //! Experiment 1 (BWoS §6.2.1): the owner alone puts until full, then gets until empty;
 //! (puts + gets) / s against the sequential bound and the peers of the same flavour.
 
-use super::{retry_budget, Family, Flavour, Impl, Notes, Params};
-use crate::csv::Csv;
+use super::rows::Rows;
+use super::{cpu_share, retry_budget, Family, Flavour, Impl, Notes, Params};
 use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{f2, si, Table};
+use crate::table::{f2, si};
 use crate::{BenchError, TargetCheck};
 
 /// Runs experiment 1 and writes `exp1_owner_runs.csv`, `exp1_owner_summary.csv` and
@@ -14,22 +14,7 @@ use crate::{BenchError, TargetCheck};
 pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let impls = Impl::all();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); impls.len()];
-    let mut runs = Csv::new(&[
-        "experiment",
-        "impl",
-        "family",
-        "flavour",
-        "rep",
-        "capacity",
-        "rounds",
-        "puts",
-        "gets",
-        "seconds",
-        "ops_per_sec",
-        "owner_pinned",
-        "owner_cpu_share",
-        "tries",
-    ]);
+    let mut runs = Rows::default();
     let mut retries = retry_budget(impls.len() * p.reps);
     let mut notes = Notes::default();
     let mut min_cpu: Vec<Option<f64>> = vec![None; impls.len()];
@@ -42,21 +27,21 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         if let Some(c) = r.cpu_share {
             min_cpu[i] = Some(min_cpu[i].map_or(c, |m: f64| m.min(c)));
         }
-        runs.row(&[
-            "owner".to_string(),
-            imp.name().to_string(),
-            imp.family.name().to_string(),
-            imp.flavour.name().to_string(),
-            (rep + 1).to_string(),
-            p.cap.to_string(),
-            p.exp1_rounds.to_string(),
-            r.puts.to_string(),
-            r.gets.to_string(),
-            format!("{:.6}", r.secs),
-            format!("{:.0}", r.ops_per_sec()),
-            r.pinned.to_string(),
-            r.cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
-            tries.to_string(),
+        runs.push([
+            ("experiment", "owner".to_string()),
+            ("impl", imp.name().to_string()),
+            ("family", imp.family.name().to_string()),
+            ("flavour", imp.flavour.name().to_string()),
+            ("rep", (rep + 1).to_string()),
+            ("capacity", p.cap.to_string()),
+            ("rounds", p.exp1_rounds.to_string()),
+            ("puts", r.puts.to_string()),
+            ("gets", r.gets.to_string()),
+            ("seconds", format!("{:.6}", r.secs)),
+            ("ops_per_sec", format!("{:.0}", r.ops_per_sec())),
+            ("owner_pinned", r.pinned.to_string()),
+            ("owner_cpu_share", cpu_share(r.cpu_share)),
+            ("tries", tries.to_string()),
         ]);
         Ok::<(), BenchError>(())
     })?;
@@ -64,54 +49,38 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let sums = CellSummaries::new(&keys, &samples)?;
     let find = |fam: Family, fl: Flavour| sums.get((fam, fl));
 
-    let mut summary = Csv::new(
-        &[
-            &["impl", "family", "flavour", "reps"][..],
-            &Summary::csv_columns("median_ops_per_sec"),
-            &["ratio_vs_sequential", "magpie_over_this"],
-        ]
-        .concat(),
-    );
-    let mut table = Table::new(
-        &[
-            "impl",
-            "flavour",
-            "median ops/s",
-            "min",
-            "max",
-            "spread %",
-            "min cpu %",
-            "x seq",
-            "magpie x",
-        ],
-        2,
-    );
+    let (mut summary, mut table) = (Rows::default(), Rows::default());
     for ((imp, (key, s)), cpu) in impls.iter().zip(sums.iter()).zip(&min_cpu) {
         let seq = sums.ratio(key, (Family::Sequential, imp.flavour));
         let mag = sums.ratio((Family::Magpie, imp.flavour), key);
-        let mut row = vec![
-            imp.name().to_string(),
-            imp.family.name().to_string(),
-            imp.flavour.name().to_string(),
-            s.n.to_string(),
-        ];
-        row.extend(s.csv_fields(0));
-        row.extend([f2(seq), f2(mag)]);
-        summary.row(&row);
-        table.row(&[
-            imp.name().to_string(),
-            imp.flavour.name().to_string(),
-            si(s.median),
-            si(s.min),
-            si(s.max),
-            format!("{:.1}", s.spread_pct()),
-            cpu.map_or("n/a".into(), |c| format!("{:.0}", c * 100.0)),
-            f2(seq),
-            if imp.family == Family::Magpie {
-                String::new()
-            } else {
-                f2(mag)
-            },
+        let stats = Summary::csv_columns("median_ops_per_sec");
+        summary.push(
+            [
+                ("impl", imp.name().to_string()),
+                ("family", imp.family.name().to_string()),
+                ("flavour", imp.flavour.name().to_string()),
+                ("reps", s.n.to_string()),
+            ]
+            .into_iter()
+            .chain(stats.into_iter().zip(s.csv_fields(0)))
+            .chain([
+                ("ratio_vs_sequential", f2(seq)),
+                ("magpie_over_this", f2(mag)),
+            ]),
+        );
+        table.push([
+            ("impl", imp.name().to_string()),
+            ("flavour", imp.flavour.name().to_string()),
+            ("median ops/s", si(s.median)),
+            ("min", si(s.min)),
+            ("max", si(s.max)),
+            ("spread %", format!("{:.1}", s.spread_pct())),
+            (
+                "min cpu %",
+                cpu.map_or("n/a".into(), |c| format!("{:.0}", c * 100.0)),
+            ),
+            ("x seq", f2(seq)),
+            ("magpie x", f2(mag.filter(|_| imp.family != Family::Magpie))),
         ]);
     }
 
@@ -120,29 +89,21 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         if find(Family::Magpie, fl).is_none() {
             continue;
         }
-        let seq_name = if fl == Flavour::Lifo {
-            "Vec"
-        } else {
-            "VecDeque"
+        let sequential = match fl {
+            Flavour::Lifo => "sequential bound (Vec)",
+            Flavour::Fifo => "sequential bound (VecDeque)",
         };
-        let mut check = |peer: Family, label: String, threshold: f64| {
+        for (peer, peer_name, threshold) in [
+            (Family::Sequential, sequential, 0.9),
+            (Family::Crossbeam, Family::Crossbeam.name(), 5.0),
+            (Family::St3, Family::St3.name(), 5.0),
+        ] {
             targets.push(TargetCheck {
-                name: label,
+                name: format!("{} magpie / {peer_name}", fl.name()),
                 measured: sums.ratio((Family::Magpie, fl), (peer, fl)),
                 threshold,
-            })
-        };
-        check(
-            Family::Sequential,
-            format!("{} magpie / sequential bound ({seq_name})", fl.name()),
-            0.9,
-        );
-        check(
-            Family::Crossbeam,
-            format!("{} magpie / crossbeam-deque", fl.name()),
-            5.0,
-        );
-        check(Family::St3, format!("{} magpie / st3", fl.name()), 5.0);
+            });
+        }
     }
 
     let chart = BarChart {
@@ -164,13 +125,13 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             .collect(),
     };
 
-    out.tables("exp1_owner", &runs, &summary)?;
+    out.tables("exp1_owner", &runs.csv(), &summary.csv())?;
     out.file("exp1_owner.svg", &chart.render())?;
     let mut text = format!(
         "\n== Experiment 1 (§6.2.1): owner only, C = {}, {} rounds/run, {} reps; (puts+gets)/s ==\n",
         p.cap, p.exp1_rounds, p.reps
     );
-    text.push_str(&table.render());
+    text.push_str(&table.table(2));
     text.push_str("spread = (max-min)/median; min cpu % = lowest owner CPU time / wall time over the reps;\nx seq = ratio of medians vs the sequential bound of the same flavour; magpie x = magpie's median / this row's median\n");
     text += &notes.render("owner", "the owner thread to core 0");
     text.push('\n');

@@ -3,13 +3,12 @@
 //! stolen (0 % = no thief). The achieved percentage is what is reported.
 
 use super::calibrate::{self, Config};
-use super::run::StealRun;
-use super::{retry_budget, Family, Flavour, Impl, Notes, Params, DISTURBED};
-use crate::csv::Csv;
+use super::rows::Rows;
+use super::{cpu_share, retry_budget, Family, Flavour, Impl, Notes, Params, DISTURBED};
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{LineChart, LineSeries, Point};
-use crate::table::{f2, si, Table};
+use crate::table::{f2, si};
 use crate::{BenchError, TargetCheck};
 
 /// Target stolen percentages; 0 means no thief thread.
@@ -29,40 +28,17 @@ struct Samples {
 pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let impls: Vec<Impl> = Impl::all().into_iter().filter(|i| i.stealable()).collect();
 
-    let mut calib_csv = calibrate::csv();
+    let mut calib_rows = Rows::default();
     let mut configs: Vec<Vec<Config>> = Vec::new();
     let bar = crate::progress::bar("exp2 (one thief): calibrating", impls.len());
     for imp in &impls {
         bar.set_message(imp.name());
-        configs.push(calibrate::calibrate(*imp, p, &TARGETS, &mut calib_csv)?);
+        configs.push(calibrate::calibrate(*imp, p, &TARGETS, &mut calib_rows)?);
         bar.inc(1);
     }
     bar.finish_and_clear();
 
-    let mut runs = Csv::new(&[
-        "experiment",
-        "impl",
-        "family",
-        "flavour",
-        "target_stolen_pct",
-        "pause_spins",
-        "rep",
-        "capacity",
-        "rounds",
-        "puts",
-        "gets",
-        "stolen",
-        "steal_attempts",
-        "seconds",
-        "owner_ops_per_sec",
-        "steals_per_sec",
-        "stolen_pct",
-        "owner_pinned",
-        "thief_pinned",
-        "owner_cpu_share",
-        "thief_cpu_share",
-        "tries",
-    ]);
+    let mut runs = Rows::default();
     let mut retries = retry_budget(configs.iter().map(Vec::len).sum::<usize>() * p.reps);
     let mut notes = Notes::default();
     let mut samples: Vec<Vec<Samples>> = configs
@@ -76,8 +52,7 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     crate::order::interleave("exp2 (one thief)", pairs.len(), p.reps, |rep, j| {
         let (i, k) = pairs[j];
         let (imp, cfg) = (&impls[i], &configs[i][k]);
-        let (r, tries): (StealRun, usize) =
-            imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
+        let (r, tries) = imp.measure(p.cap, p.exp2_rounds, cfg.pause, &mut retries)?;
         let pinned = r.owner.pinned && (cfg.pause.is_none() || r.thief_pinned);
         notes.count(tries, pinned, r.min_cpu_share());
         let s = &mut samples[i][k];
@@ -87,32 +62,29 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         s.owner.push(r.owner.ops_per_sec());
         s.steals.push(r.steals_per_sec());
         s.pct.push(r.stolen_pct());
-        runs.row(&[
-            "thief".to_string(),
-            imp.name().to_string(),
-            imp.family.name().to_string(),
-            imp.flavour.name().to_string(),
-            format!("{}", cfg.target),
-            cfg.pause.map_or("none".into(), |x| format!("{x}")),
-            (rep + 1).to_string(),
-            p.cap.to_string(),
-            p.exp2_rounds.to_string(),
-            r.owner.puts.to_string(),
-            r.owner.gets.to_string(),
-            r.stolen.to_string(),
-            r.attempts.to_string(),
-            format!("{:.6}", r.owner.secs),
-            format!("{:.0}", r.owner.ops_per_sec()),
-            format!("{:.0}", r.steals_per_sec()),
-            format!("{:.4}", r.stolen_pct()),
-            r.owner.pinned.to_string(),
-            r.thief_pinned.to_string(),
-            r.owner
-                .cpu_share
-                .map_or(String::new(), |c| format!("{c:.3}")),
-            r.thief_cpu_share
-                .map_or(String::new(), |c| format!("{c:.3}")),
-            tries.to_string(),
+        runs.push([
+            ("experiment", "thief".to_string()),
+            ("impl", imp.name().to_string()),
+            ("family", imp.family.name().to_string()),
+            ("flavour", imp.flavour.name().to_string()),
+            ("target_stolen_pct", format!("{}", cfg.target)),
+            ("pause_spins", pause_spins(cfg)),
+            ("rep", (rep + 1).to_string()),
+            ("capacity", p.cap.to_string()),
+            ("rounds", p.exp2_rounds.to_string()),
+            ("puts", r.owner.puts.to_string()),
+            ("gets", r.owner.gets.to_string()),
+            ("stolen", r.stolen.to_string()),
+            ("steal_attempts", r.attempts.to_string()),
+            ("seconds", format!("{:.6}", r.owner.secs)),
+            ("owner_ops_per_sec", format!("{:.0}", r.owner.ops_per_sec())),
+            ("steals_per_sec", format!("{:.0}", r.steals_per_sec())),
+            ("stolen_pct", format!("{:.4}", r.stolen_pct())),
+            ("owner_pinned", r.owner.pinned.to_string()),
+            ("thief_pinned", r.thief_pinned.to_string()),
+            ("owner_cpu_share", cpu_share(r.owner.cpu_share)),
+            ("thief_cpu_share", cpu_share(r.thief_cpu_share)),
+            ("tries", tries.to_string()),
         ]);
         Ok::<(), BenchError>(())
     })?;
@@ -136,41 +108,7 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             .position(|i| i.family == fam && i.flavour == fl)
     };
 
-    let mut summary = Csv::new(&[
-        "impl",
-        "family",
-        "flavour",
-        "target_stolen_pct",
-        "pause_spins",
-        "calibration_estimate_pct",
-        "reps",
-        "achieved_stolen_pct_median",
-        "achieved_stolen_pct_min",
-        "achieved_stolen_pct_max",
-        "owner_ops_median",
-        "owner_ops_min",
-        "owner_ops_max",
-        "owner_spread_pct",
-        "steals_per_sec_median",
-        "owner_vs_own_no_steal",
-        "magpie_owner_over_this",
-        "clean_reps",
-    ]);
-    let mut table = Table::new(
-        &[
-            "impl",
-            "target %",
-            "pause",
-            "stolen %",
-            "owner ops/s",
-            "spread %",
-            "clean",
-            "x own 0%",
-            "steals/s",
-            "magpie x",
-        ],
-        1,
-    );
+    let (mut summary, mut table) = (Rows::default(), Rows::default());
     let mut far = Vec::new();
     for (i, imp) in impls.iter().enumerate() {
         let base = sums[i][0].0;
@@ -187,41 +125,41 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
                     pct.median
                 ));
             }
-            summary.row(&[
-                imp.name().to_string(),
-                imp.family.name().to_string(),
-                imp.flavour.name().to_string(),
-                format!("{}", cfg.target),
-                cfg.pause.map_or("none".into(), |x| format!("{x}")),
-                format!("{:.3}", cfg.estimate),
-                own.n.to_string(),
-                format!("{:.3}", pct.median),
-                format!("{:.3}", pct.min),
-                format!("{:.3}", pct.max),
-                format!("{:.0}", own.median),
-                format!("{:.0}", own.min),
-                format!("{:.0}", own.max),
-                format!("{:.1}", own.spread_pct()),
-                format!("{:.0}", st.median),
-                f2(vs0),
-                f2(magx),
-                samples[i][k].clean.to_string(),
+            let clean = samples[i][k].clean;
+            summary.push([
+                ("impl", imp.name().to_string()),
+                ("family", imp.family.name().to_string()),
+                ("flavour", imp.flavour.name().to_string()),
+                ("target_stolen_pct", format!("{}", cfg.target)),
+                ("pause_spins", pause_spins(cfg)),
+                ("calibration_estimate_pct", format!("{:.3}", cfg.estimate)),
+                ("reps", own.n.to_string()),
+                ("achieved_stolen_pct_median", format!("{:.3}", pct.median)),
+                ("achieved_stolen_pct_min", format!("{:.3}", pct.min)),
+                ("achieved_stolen_pct_max", format!("{:.3}", pct.max)),
+                ("owner_ops_median", format!("{:.0}", own.median)),
+                ("owner_ops_min", format!("{:.0}", own.min)),
+                ("owner_ops_max", format!("{:.0}", own.max)),
+                ("owner_spread_pct", format!("{:.1}", own.spread_pct())),
+                ("steals_per_sec_median", format!("{:.0}", st.median)),
+                ("owner_vs_own_no_steal", f2(vs0)),
+                ("magpie_owner_over_this", f2(magx)),
+                ("clean_reps", clean.to_string()),
             ]);
-            table.row(&[
-                imp.name().to_string(),
-                format!("{}", cfg.target),
-                cfg.pause.map_or("-".into(), |x| format!("{x}")),
-                format!("{:.2}", pct.median),
-                si(own.median),
-                format!("{:.1}", own.spread_pct()),
-                format!("{}/{}", samples[i][k].clean, own.n),
-                f2(vs0),
-                si(st.median),
-                if imp.family == Family::Magpie {
-                    String::new()
-                } else {
-                    f2(magx)
-                },
+            table.push([
+                ("impl", imp.name().to_string()),
+                ("target %", format!("{}", cfg.target)),
+                ("pause", cfg.pause.map_or("-".into(), |x| format!("{x}"))),
+                ("stolen %", format!("{:.2}", pct.median)),
+                ("owner ops/s", si(own.median)),
+                ("spread %", format!("{:.1}", own.spread_pct())),
+                ("clean", format!("{clean}/{}", own.n)),
+                ("x own 0%", f2(vs0)),
+                ("steals/s", si(st.median)),
+                (
+                    "magpie x",
+                    f2(magx.filter(|_| imp.family != Family::Magpie)),
+                ),
             ]);
         }
     }
@@ -263,8 +201,8 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         }
     }
 
-    out.tables("exp2_thief", &runs, &summary)?;
-    out.file("exp2_thief_calibration.csv", &calib_csv.render())?;
+    out.tables("exp2_thief", &runs.csv(), &summary.csv())?;
+    out.file("exp2_thief_calibration.csv", &calib_rows.csv().render())?;
     for fl in Flavour::ALL {
         let chart = LineChart {
             title: format!(
@@ -299,7 +237,7 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         "\n== Experiment 2 (§6.2.2): owner + one thief (owner core 0, thief core 1), C = {}, {} rounds/run, {} reps ==\n",
         p.cap, p.exp2_rounds, p.reps
     );
-    text.push_str(&table.render());
+    text.push_str(&table.table(1));
     text.push_str("pause = spin iterations between steal attempts (calibrated); stolen % = stolen / put (median achieved);\nx own 0% = owner median / same impl's no-thief median; magpie x = magpie owner median / this row's (same target)\n");
     text.push_str(&format!(
         "clean = reps in which owner and thief were both on-CPU >= {:.0}% of wall time; when not, the stolen %\n(thief alone while the owner is preempted) and the owner rate reflect the scheduler, not the queue\n",
@@ -320,4 +258,9 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     out.say(&text);
     out.targets.extend(targets);
     Ok(())
+}
+
+/// The thief pause for the CSV files (`none` = no thief).
+fn pause_spins(cfg: &Config) -> String {
+    cfg.pause.map_or("none".into(), |x| format!("{x}"))
 }

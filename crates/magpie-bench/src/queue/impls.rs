@@ -39,95 +39,63 @@ impl Thief for NoThief {
 
 /// A sequential upper bound: a plain collection that never grows past `cap`.
 macro_rules! sequential {
-    ($ty:ident, $v:ty, $push:ident, $pop:ident, $doc:literal) => {
-        #[doc = $doc]
-        pub struct $ty {
-            v: $v,
-            cap: usize,
-        }
-
-        impl BenchQueue for $ty {
-            type Thief = NoThief;
-
-            fn with_capacity(cap: usize) -> Self {
-                let v = <$v>::with_capacity(cap);
-                $ty { v, cap }
+    ($($(#[$doc:meta])* $ty:ident($v:ty, $push:ident, $pop:ident);)*) => {
+        $(
+            $(#[$doc])*
+            pub struct $ty {
+                v: $v,
+                cap: usize,
             }
 
-            #[inline]
-            fn push(&mut self, x: u64) -> bool {
-                let room = self.v.len() < self.cap;
-                if room {
-                    self.v.$push(x);
+            impl BenchQueue for $ty {
+                type Thief = NoThief;
+
+                fn with_capacity(cap: usize) -> Self {
+                    let v = <$v>::with_capacity(cap);
+                    $ty { v, cap }
                 }
-                room
-            }
 
-            #[inline]
-            fn pop(&mut self) -> Option<u64> {
-                self.v.$pop()
-            }
+                #[inline]
+                fn push(&mut self, x: u64) -> bool {
+                    let room = self.v.len() < self.cap;
+                    if room {
+                        self.v.$push(x);
+                    }
+                    room
+                }
 
-            fn thief(&self) -> Option<NoThief> {
-                None
+                #[inline]
+                fn pop(&mut self) -> Option<u64> {
+                    self.v.$pop()
+                }
+
+                fn thief(&self) -> Option<NoThief> {
+                    None
+                }
             }
-        }
+        )*
     };
 }
-sequential!(
-    VecStack,
-    Vec<u64>,
-    push,
-    pop,
-    "Sequential LIFO bound: a `Vec` stack."
-);
-sequential!(
-    Ring,
-    VecDeque<u64>,
-    push_back,
-    pop_front,
-    "Sequential FIFO bound: a `VecDeque` ring."
-);
+sequential! {
+    /// Sequential LIFO bound: a `Vec` stack.
+    VecStack(Vec<u64>, push, pop);
+    /// Sequential FIFO bound: a `VecDeque` ring.
+    Ring(VecDeque<u64>, push_back, pop_front);
+}
 
-/// crossbeam-deque worker (LIFO or FIFO). Unbounded, so the adapter keeps an
-/// owner-local count of items held and reports "full" at `cap`; the count is reset when
-/// `pop` finds the queue empty (items stolen meanwhile are then accounted for).
-pub struct Crossbeam {
+/// crossbeam-deque worker, LIFO or FIFO. Unbounded, so the adapter keeps an owner-local
+/// count of items held and reports "full" at `cap`; the count is reset when `pop` finds
+/// the queue empty (items stolen meanwhile are then accounted for).
+pub struct Crossbeam<const LIFO: bool> {
     w: crossbeam_deque::Worker<u64>,
     held: usize,
     cap: usize,
 }
 
-impl Crossbeam {
-    fn new(w: crossbeam_deque::Worker<u64>, cap: usize) -> Self {
-        Crossbeam { w, held: 0, cap }
-    }
-
-    #[inline]
-    fn push_impl(&mut self, x: u64) -> bool {
-        if self.held >= self.cap {
-            return false;
-        }
-        self.w.push(x);
-        self.held += 1;
-        true
-    }
-
-    #[inline]
-    fn pop_impl(&mut self) -> Option<u64> {
-        let r = self.w.pop();
-        match r {
-            Some(_) => self.held = self.held.saturating_sub(1),
-            None => self.held = 0,
-        }
-        r
-    }
-}
-
 /// crossbeam-deque in LIFO mode (`Worker::new_lifo`).
-pub struct CrossbeamLifo(Crossbeam);
+pub type CrossbeamLifo = Crossbeam<true>;
 /// crossbeam-deque in FIFO mode (`Worker::new_fifo`).
-pub struct CrossbeamFifo(Crossbeam);
+pub type CrossbeamFifo = Crossbeam<false>;
 
 /// Thief handle for crossbeam-deque.
 pub struct CrossbeamThief(pub(crate) crossbeam_deque::Stealer<u64>);
@@ -139,91 +107,96 @@ impl Thief for CrossbeamThief {
     }
 }
 
-macro_rules! crossbeam_flavour {
-    ($ty:ident, $ctor:ident) => {
-        impl BenchQueue for $ty {
-            type Thief = CrossbeamThief;
+impl<const LIFO: bool> BenchQueue for Crossbeam<LIFO> {
+    type Thief = CrossbeamThief;
 
-            fn with_capacity(cap: usize) -> Self {
-                $ty(Crossbeam::new(crossbeam_deque::Worker::$ctor(), cap))
-            }
+    fn with_capacity(cap: usize) -> Self {
+        let w = if LIFO {
+            crossbeam_deque::Worker::new_lifo()
+        } else {
+            crossbeam_deque::Worker::new_fifo()
+        };
+        Crossbeam { w, held: 0, cap }
+    }
 
-            #[inline]
-            fn push(&mut self, x: u64) -> bool {
-                self.0.push_impl(x)
-            }
-
-            #[inline]
-            fn pop(&mut self) -> Option<u64> {
-                self.0.pop_impl()
-            }
-
-            fn thief(&self) -> Option<CrossbeamThief> {
-                Some(CrossbeamThief(self.0.w.stealer()))
-            }
+    #[inline]
+    fn push(&mut self, x: u64) -> bool {
+        if self.held >= self.cap {
+            return false;
         }
-    };
+        self.w.push(x);
+        self.held += 1;
+        true
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u64> {
+        let r = self.w.pop();
+        match r {
+            Some(_) => self.held = self.held.saturating_sub(1),
+            None => self.held = 0,
+        }
+        r
+    }
+
+    fn thief(&self) -> Option<CrossbeamThief> {
+        Some(CrossbeamThief(self.w.stealer()))
+    }
 }
-crossbeam_flavour!(CrossbeamLifo, new_lifo);
-crossbeam_flavour!(CrossbeamFifo, new_fifo);
 
 macro_rules! st3_flavour {
-    ($ty:ident, $thief:ident, $m:ident, $doc:literal) => {
-        #[doc = $doc]
-        pub struct $ty(st3::$m::Worker<u64>);
+    ($($(#[$doc:meta])* $ty:ident, $thief:ident, $m:ident;)*) => {
+        $(
+            $(#[$doc])*
+            pub struct $ty(st3::$m::Worker<u64>);
 
-        /// Thief handle for st3: steals one item with `steal_and_pop(.., |_| 1)` into a
-        /// thief-local destination that never receives anything.
-        pub struct $thief {
-            pub(crate) s: st3::$m::Stealer<u64>,
-            pub(crate) dest: st3::$m::Worker<u64>,
-        }
-
-        impl Thief for $thief {
-            #[inline]
-            fn steal_one(&mut self) -> Option<u64> {
-                self.s.steal_and_pop(&self.dest, |_| 1).ok().map(|(x, _)| x)
-            }
-        }
-
-        impl BenchQueue for $ty {
-            type Thief = $thief;
-
-            fn with_capacity(cap: usize) -> Self {
-                $ty(st3::$m::Worker::new(cap))
+            /// Thief handle for st3: steals one item with `steal_and_pop(.., |_| 1)` into a
+            /// thief-local destination that never receives anything.
+            pub struct $thief {
+                pub(crate) s: st3::$m::Stealer<u64>,
+                pub(crate) dest: st3::$m::Worker<u64>,
             }
 
-            #[inline]
-            fn push(&mut self, x: u64) -> bool {
-                self.0.push(x).is_ok()
+            impl Thief for $thief {
+                #[inline]
+                fn steal_one(&mut self) -> Option<u64> {
+                    self.s.steal_and_pop(&self.dest, |_| 1).ok().map(|(x, _)| x)
+                }
             }
 
-            #[inline]
-            fn pop(&mut self) -> Option<u64> {
-                self.0.pop()
-            }
+            impl BenchQueue for $ty {
+                type Thief = $thief;
 
-            fn thief(&self) -> Option<$thief> {
-                Some($thief {
-                    s: self.0.stealer(),
-                    dest: st3::$m::Worker::new(2),
-                })
+                fn with_capacity(cap: usize) -> Self {
+                    $ty(st3::$m::Worker::new(cap))
+                }
+
+                #[inline]
+                fn push(&mut self, x: u64) -> bool {
+                    self.0.push(x).is_ok()
+                }
+
+                #[inline]
+                fn pop(&mut self) -> Option<u64> {
+                    self.0.pop()
+                }
+
+                fn thief(&self) -> Option<$thief> {
+                    Some($thief {
+                        s: self.0.stealer(),
+                        dest: st3::$m::Worker::new(2),
+                    })
+                }
             }
-        }
+        )*
     };
 }
-st3_flavour!(
-    St3Lifo,
-    St3LifoThief,
-    lifo,
-    "st3 LIFO worker (`st3::lifo::Worker`)."
-);
-st3_flavour!(
-    St3Fifo,
-    St3FifoThief,
-    fifo,
-    "st3 FIFO worker (`st3::fifo::Worker`)."
-);
+st3_flavour! {
+    /// st3 LIFO worker (`st3::lifo::Worker`).
+    St3Lifo, St3LifoThief, lifo;
+    /// st3 FIFO worker (`st3::fifo::Worker`).
+    St3Fifo, St3FifoThief, fifo;
+}
 
 #[cfg(test)]
 mod tests {

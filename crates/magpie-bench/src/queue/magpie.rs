@@ -15,55 +15,51 @@ fn config(cap: usize) -> Config {
 }
 
 macro_rules! magpie_flavour {
-    ($ty:ident, $thief:ident, $m:ident, $doc:literal) => {
-        #[doc = $doc]
-        pub struct $ty($m::Worker<u64>);
+    ($($(#[$doc:meta])* $ty:ident, $thief:ident, $m:ident;)*) => {
+        $(
+            $(#[$doc])*
+            pub struct $ty($m::Worker<u64>);
 
-        /// Thief handle for a magpie queue; `Retry` counts as a failed attempt.
-        pub struct $thief(pub(crate) $m::Stealer<u64>);
+            /// Thief handle for a magpie queue; `Retry` counts as a failed attempt.
+            pub struct $thief(pub(crate) $m::Stealer<u64>);
 
-        impl Thief for $thief {
-            #[inline]
-            fn steal_one(&mut self) -> Option<u64> {
-                match self.0.steal() {
-                    Steal::Success(x) => Some(x),
-                    _ => None,
+            impl Thief for $thief {
+                #[inline]
+                fn steal_one(&mut self) -> Option<u64> {
+                    match self.0.steal() {
+                        Steal::Success(x) => Some(x),
+                        _ => None,
+                    }
                 }
             }
-        }
 
-        impl BenchQueue for $ty {
-            type Thief = $thief;
+            impl BenchQueue for $ty {
+                type Thief = $thief;
 
-            fn with_capacity(cap: usize) -> Self {
-                $ty($m::Worker::with_config(config(cap)))
+                fn with_capacity(cap: usize) -> Self {
+                    $ty($m::Worker::with_config(config(cap)))
+                }
+
+                #[inline]
+                fn push(&mut self, x: u64) -> bool {
+                    self.0.push(x).is_ok()
+                }
+
+                #[inline]
+                fn pop(&mut self) -> Option<u64> {
+                    self.0.pop()
+                }
+
+                fn thief(&self) -> Option<$thief> {
+                    Some($thief(self.0.stealer()))
+                }
             }
-
-            #[inline]
-            fn push(&mut self, x: u64) -> bool {
-                self.0.push(x).is_ok()
-            }
-
-            #[inline]
-            fn pop(&mut self) -> Option<u64> {
-                self.0.pop()
-            }
-
-            fn thief(&self) -> Option<$thief> {
-                Some($thief(self.0.stealer()))
-            }
-        }
+        )*
     };
 }
-magpie_flavour!(
-    MagpieLifo,
-    MagpieLifoThief,
-    lifo,
-    "magpie BWoS LIFO worker."
-);
-magpie_flavour!(
-    MagpieFifo,
-    MagpieFifoThief,
-    fifo,
-    "magpie BWoS FIFO worker."
-);
+magpie_flavour! {
+    /// magpie BWoS LIFO worker.
+    MagpieLifo, MagpieLifoThief, lifo;
+    /// magpie BWoS FIFO worker.
+    MagpieFifo, MagpieFifoThief, fifo;
+}

@@ -6,6 +6,7 @@ pub mod exp1;
 pub mod exp2;
 pub mod impls;
 pub mod magpie;
+pub mod rows;
 pub mod run;
 
 use crate::{affinity, BenchError, Outcome, RunOptions};
@@ -26,6 +27,11 @@ pub const RETRY_BUDGET: f64 = 0.15;
 /// Retry budget for `runs` planned runs (see [`RETRY_BUDGET`]).
 pub fn retry_budget(runs: usize) -> usize {
     (runs as f64 * RETRY_BUDGET).ceil() as usize
+}
+
+/// A CPU share for the CSV files: 3 decimals, empty when unavailable.
+fn cpu_share(share: Option<f64>) -> String {
+    share.map_or(String::new(), |c| format!("{c:.3}"))
 }
 
 /// Runs that need a note under an experiment's table.
@@ -251,25 +257,15 @@ pub struct Params {
 
 impl Params {
     /// Defaults: quick = 3 repetitions and short runs; otherwise 9 repetitions.
-    pub fn new(quick: bool, reps: Option<usize>) -> Params {
-        if quick {
-            Params {
-                cap: CAPACITY,
-                reps: reps.unwrap_or(3),
-                exp1_rounds: 600,
-                exp2_rounds: 300,
-                calib_rounds: 120,
-                calib_steps: 5,
-            }
-        } else {
-            Params {
-                cap: CAPACITY,
-                reps: reps.unwrap_or(9),
-                exp1_rounds: 5000,
-                exp2_rounds: 2000,
-                calib_rounds: 500,
-                calib_steps: 8,
-            }
+    pub fn new(opts: &RunOptions) -> Params {
+        let quick = opts.quick;
+        Params {
+            cap: CAPACITY,
+            reps: opts.reps_or(3, 9),
+            exp1_rounds: if quick { 600 } else { 5000 },
+            exp2_rounds: if quick { 300 } else { 2000 },
+            calib_rounds: if quick { 120 } else { 500 },
+            calib_steps: if quick { 5 } else { 8 },
         }
     }
 }
@@ -277,7 +273,7 @@ impl Params {
 /// Runs the queue experiments, prints tables and writes CSV + SVG into the output dir.
 pub fn run(opts: &QueueOptions) -> Result<Outcome, BenchError> {
     let mut out = opts.common.out()?;
-    let params = Params::new(opts.common.quick, opts.common.reps);
+    let params = Params::new(&opts.common);
     out.say(&environment_note());
     if opts.only != Some(Only::Thief) {
         exp1::run(&params, &mut out)?;
