@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 pub use super::run::Info;
-use super::run::{Cell, Config, Runtime, RUNS_HEADER, THREADS};
+use super::run::{Cell, Config, Runtime, THREADS};
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
@@ -158,11 +158,6 @@ pub fn render(m: &Measured<'_>, runs: &Csv, out: &mut Out) -> Result<(), BenchEr
     out.say(&text);
     out.targets.extend(targets);
     Ok(())
-}
-
-/// An empty per-run CSV with the columns [`super::run::measure`] fills.
-pub fn runs_csv() -> Csv {
-    Csv::new(&RUNS_HEADER)
 }
 
 fn main_table(lk: &Lookup<'_>) -> (String, Csv) {

@@ -8,7 +8,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::run::{
-    check, count_label, run_in_pool, timed, Config, ForkJoin, ForkJoinTask, Runtime, Sample,
+    check, count_label, run_in_pool, timed, Config, ForkJoin, ForkJoinTask, RuntimePool, Sample,
     Spawner, Workload,
 };
 use crate::BenchError;
@@ -164,8 +164,8 @@ pub fn workload(pattern: Pattern, n: u64, configs: &[Config]) -> Result<Workload
         label,
         configs,
         move |c, pools, label| {
-            let (got, secs) = if c.runtime == Runtime::Tokio {
-                let (got, secs, complete) = tokio_run(pools.tokio(c.threads)?, pattern, n);
+            let (got, secs) = if let RuntimePool::Tokio(rt) = pools.get(c)? {
+                let (got, secs, complete) = tokio_run(rt, pattern, n);
                 if !complete {
                     return Err(BenchError::Worker(format!(
                     "{label} on tokio: not complete after {}s (sum {got} of {want}) — TASKS LOST",
@@ -195,7 +195,7 @@ pub fn workload(pattern: Pattern, n: u64, configs: &[Config]) -> Result<Workload
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Pools, SPAWN};
+    use crate::pool::run::{answers, SPAWN};
 
     #[test]
     fn tally_signals_at_the_target() {
@@ -211,12 +211,9 @@ mod tests {
 
     #[test]
     fn both_patterns_verify_on_every_runtime() {
-        let pools = Pools::build(&SPAWN).unwrap();
         for pattern in [Pattern::Flat, Pattern::Chain] {
-            let mut w = workload(pattern, 2000, &SPAWN).unwrap();
-            for c in w.configs.clone() {
-                assert_eq!(w.run(c, &pools).unwrap().answer, 2000 * 2001 / 2);
-            }
+            let w = workload(pattern, 2000, &SPAWN).unwrap();
+            assert_eq!(answers(w), [2000 * 2001 / 2; 3]);
         }
         assert!(workload(Pattern::Flat, 0, &SPAWN).is_err());
     }
