@@ -98,7 +98,7 @@ pub const JOIN_PEERS_SPEEDUP: [Config; 6] = [
 /// magpie, rayon and tokio at [`THREADS`].
 pub const SPAWN: [Config; 3] = [MAGPIE, RAYON, Config::new(Runtime::Tokio, THREADS)];
 
-/// `join` and `scope` of one fork-join runtime (inside [`Pool::install`]: of that pool),
+/// `join` and `scope` of one fork-join runtime (inside a pool's `install`: of that pool),
 /// so a workload written once is monomorphised per runtime.
 pub trait ForkJoin {
     /// The runtime's scope type.
@@ -128,19 +128,7 @@ pub trait Spawner<'s> {
         F: FnOnce(&Self) + Send + 's;
 }
 
-/// A thread pool that runs closures inside itself.
-pub trait Pool: Sync {
-    /// The fork-join functions that use this pool inside [`Pool::install`].
-    type Fj: ForkJoin;
-
-    /// Runs `op` inside the pool and returns its result.
-    fn install<R, OP>(&self, op: OP) -> R
-    where
-        OP: FnOnce() -> R + Send,
-        R: Send;
-}
-
-/// [`ForkJoin`], [`Spawner`] and [`Pool`] for magpie or rayon (they share rayon-core's API).
+/// [`ForkJoin`] and [`Spawner`] for magpie or rayon (they share rayon-core's API).
 macro_rules! fork_join_runtime {
     ($name:ident, $krate:ident) => {
         #[doc = concat!("`", stringify!($krate), "::join` and `", stringify!($krate), "::scope`.")]
@@ -175,18 +163,6 @@ macro_rules! fork_join_runtime {
                 F: FnOnce(&Self) + Send + 's,
             {
                 self.spawn(f);
-            }
-        }
-
-        impl Pool for $krate::ThreadPool {
-            type Fj = $name;
-
-            fn install<R, OP>(&self, op: OP) -> R
-            where
-                OP: FnOnce() -> R + Send,
-                R: Send,
-            {
-                $krate::ThreadPool::install(self, op)
             }
         }
     };
@@ -344,15 +320,12 @@ pub fn run_in_pool<T: ForkJoinTask>(
     pools: &Pools,
     what: &str,
 ) -> Result<(T::Out, f64), BenchError> {
-    fn go<P: Pool, T: ForkJoinTask>(pool: &P, task: T) -> (T::Out, f64) {
-        timed(|| pool.install(|| task.run::<P::Fj>()))
-    }
     if c.runtime == Runtime::Seq {
         return Ok(timed(|| task.run::<Seq>()));
     }
     match pools.get(c)? {
-        RuntimePool::Magpie(pool) => Ok(go(pool, task)),
-        RuntimePool::Rayon(pool) => Ok(go(pool, task)),
+        RuntimePool::Magpie(pool) => Ok(timed(|| pool.install(|| task.run::<Magpie>()))),
+        RuntimePool::Rayon(pool) => Ok(timed(|| pool.install(|| task.run::<Rayon>()))),
         RuntimePool::Chili(pool) => match timed(|| task.run_chili(&mut pool.scope())) {
             (Some(out), secs) => Ok((out, secs)),
             (None, _) => Err(unsupported(what, c.runtime)),
@@ -555,21 +528,19 @@ mod tests {
 
     #[test]
     fn generic_join_and_scope_run_on_both() {
-        fn both<P: Pool>(p: &P) -> (u32, u32) {
-            let (a, b) = p.install(|| P::Fj::join(|| 1, || 2));
+        fn both<F: ForkJoin>() -> (u32, u32) {
+            let (a, b) = F::join(|| 1, || 2);
             let n = std::sync::atomic::AtomicU32::new(0);
-            p.install(|| {
-                P::Fj::scope(|s| {
-                    for _ in 0..10 {
-                        s.spawn_task(|_| {
-                            n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        });
-                    }
-                })
+            F::scope(|s| {
+                for _ in 0..10 {
+                    s.spawn_task(|_| {
+                        n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    });
+                }
             });
             (a + b, n.into_inner())
         }
-        assert_eq!(both(&magpie_pool(2).unwrap()), (3, 10));
-        assert_eq!(both(&rayon_pool(2).unwrap()), (3, 10));
+        assert_eq!(magpie_pool(2).unwrap().install(both::<Magpie>), (3, 10));
+        assert_eq!(rayon_pool(2).unwrap().install(both::<Rayon>), (3, 10));
     }
 }
