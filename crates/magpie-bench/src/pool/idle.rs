@@ -1,8 +1,6 @@
-//! Idle CPU: process CPU time (`getrusage`) of a pool that has just run a tiny job and
-//! then sleeps [`Params::idle`], in % of one core (the issue's bound for magpie: ≤ 1 %).
-//! Measured with no other pool alive, since the clock is process-wide.
-//!
-//! [`Params::idle`]: super::Params::idle
+//! Idle CPU: process CPU time (`getrusage`) while a pool that has just run a tiny job
+//! sleeps, in % of one core (issue 4's bound for magpie: ≤ 1 %). The clock is
+//! process-wide, so no other pool may be alive.
 
 use std::time::{Duration, Instant};
 

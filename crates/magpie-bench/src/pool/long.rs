@@ -1,7 +1,5 @@
-//! Two long tasks of equal length forked by one `join`: the BWoS §8 starvation case.
-//! Thieves cannot take from an owner's private block, so without magpie's sharing the
-//! second task would wait for the first and 2 threads would be no faster than 1. The
-//! 1 → 2 thread speedup is the measure (ideal 2).
+//! Two equal long tasks forked by one `join`: the BWoS §8 starvation case (thieves cannot
+//! take from an owner's private block). The 1 → 2 thread speedup is the measure (ideal 2).
 
 use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
 
@@ -28,8 +26,7 @@ impl ForkJoinTask for LongTasks {
     }
 }
 
-/// Two tasks of `steps` rounds each, joined, on `configs` (the answer is computed once
-/// here, untimed).
+/// Two tasks of `steps` rounds each, joined, on `configs` (answer computed here, untimed).
 pub fn workload(steps: u64, configs: &[Config]) -> Workload {
     let want = spin(1, steps) ^ spin(2, steps);
     let size = format!("steps={steps}");

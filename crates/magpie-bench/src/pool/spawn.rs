@@ -127,7 +127,7 @@ fn tokio_chain(i: u64, n: u64) {
 }
 
 /// One tokio run: a task on a worker thread spawns the first (chain) or all (flat)
-/// tasks; the calling thread waits for the sum to complete. Returns (sum, seconds).
+/// tasks; the calling thread waits for the sum. Returns (sum, seconds, completed).
 fn tokio_run(rt: &tokio::runtime::Runtime, pattern: Pattern, n: u64) -> (u64, f64, bool) {
     let _serial = TOKIO_LOCK.lock().unwrap_or_else(PoisonError::into_inner);
     TOKIO_TALLY.reset(n);

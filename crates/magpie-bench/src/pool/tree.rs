@@ -48,8 +48,7 @@ impl ForkJoinTask for SumTask<'_> {
     }
 }
 
-/// The sum of a tree of `2^log2` nodes on `configs`; builds the tree (untimed; about
-/// 32 bytes per node).
+/// The sum of a tree of `2^log2` nodes on `configs`; builds it (untimed, ~32 B a node).
 pub fn workload(log2: u32, configs: &[Config]) -> Result<Workload, BenchError> {
     if !(1..=30).contains(&log2) {
         return Err(BenchError::Invalid(format!(
