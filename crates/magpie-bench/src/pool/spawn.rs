@@ -127,8 +127,14 @@ fn tokio_chain(i: u64, n: u64) {
 }
 
 /// One tokio run: a task on a worker thread spawns the first (chain) or all (flat)
-/// tasks; the calling thread waits for the sum. Returns (sum, seconds, completed).
-fn tokio_run(rt: &tokio::runtime::Runtime, pattern: Pattern, n: u64) -> (u64, f64, bool) {
+/// tasks; the calling thread waits for the sum. Returns (sum, seconds); an error when the
+/// sum is not complete after [`STALL_LIMIT`].
+fn tokio_run(
+    rt: &tokio::runtime::Runtime,
+    pattern: Pattern,
+    n: u64,
+    label: &str,
+) -> Result<(u64, f64), BenchError> {
     let _serial = TOKIO_LOCK.lock().unwrap_or_else(PoisonError::into_inner);
     TOKIO_TALLY.reset(n);
     let (complete, secs) = timed(|| {
@@ -144,7 +150,15 @@ fn tokio_run(rt: &tokio::runtime::Runtime, pattern: Pattern, n: u64) -> (u64, f6
         });
         TOKIO_TALLY.wait(STALL_LIMIT)
     });
-    (TOKIO_TALLY.sum(), secs, complete)
+    let sum = TOKIO_TALLY.sum();
+    if !complete {
+        return Err(BenchError::Worker(format!(
+            "{label} on tokio: not complete after {}s (sum {sum} of {}) — TASKS LOST",
+            STALL_LIMIT.as_secs(),
+            n * (n + 1) / 2
+        )));
+    }
+    Ok((sum, secs))
 }
 
 /// `n` (≥ 1) tasks spawned in `pattern` on `configs`.
@@ -165,14 +179,7 @@ pub fn workload(pattern: Pattern, n: u64, configs: &[Config]) -> Result<Workload
         configs,
         move |c, pools, label| {
             let (got, secs) = if let RuntimePool::Tokio(rt) = pools.get(c)? {
-                let (got, secs, complete) = tokio_run(rt, pattern, n);
-                if !complete {
-                    return Err(BenchError::Worker(format!(
-                    "{label} on tokio: not complete after {}s (sum {got} of {want}) — TASKS LOST",
-                    STALL_LIMIT.as_secs()
-                )));
-                }
-                (got, secs)
+                tokio_run(rt, pattern, n, label)?
             } else {
                 let tally = Tally::new();
                 tally.reset(n);
