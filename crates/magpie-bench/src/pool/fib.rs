@@ -56,7 +56,7 @@ pub fn workload(n: u32, configs: &[Config]) -> Workload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Pools, Rayon, Seq, JOIN_PEERS_SPEEDUP};
+    use crate::pool::run::{answers, Rayon, Seq, JOIN_PEERS_SPEEDUP};
 
     #[test]
     fn reference_values() {
@@ -67,11 +67,7 @@ mod tests {
 
     #[test]
     fn runs_and_verifies_on_every_config() {
-        let pools = Pools::build(&JOIN_PEERS_SPEEDUP).unwrap();
-        let mut w = workload(18, &JOIN_PEERS_SPEEDUP);
-        for c in w.configs.clone() {
-            assert_eq!(w.run(c, &pools).unwrap().answer, 2584);
-        }
+        assert_eq!(answers(workload(18, &JOIN_PEERS_SPEEDUP)), [2584; 6]);
         assert_eq!(fib::<Rayon>(20), 6765);
         assert_eq!(fib::<Seq>(20), 6765);
     }

@@ -1,12 +1,10 @@
-//! Idle CPU: process CPU time (`getrusage`) of a pool that has just run a tiny job and
-//! then sleeps [`Params::idle`], in % of one core (the issue's bound for magpie: ≤ 1 %).
-//! Measured with no other pool alive, since the clock is process-wide.
-//!
-//! [`Params::idle`]: super::Params::idle
+//! Idle CPU: process CPU time (`getrusage`) while a pool that has just run a tiny job
+//! sleeps, in % of one core (issue 4's bound for magpie: ≤ 1 %). The clock is
+//! process-wide, so no other pool may be alive.
 
 use std::time::{Duration, Instant};
 
-use super::run::{magpie_pool, rayon_pool, tokio_runtime, unsupported, Runtime, THREADS};
+use super::run::{unsupported, Config, Runtime, RuntimePool, THREADS};
 use crate::BenchError;
 
 /// User + system CPU time of the whole process, seconds.
@@ -35,45 +33,28 @@ fn idle_pct(span: Duration) -> Result<f64, BenchError> {
     Ok((c1 - c0) / wall * 100.0)
 }
 
-/// The pool of one runtime.
-enum Idle {
-    Magpie(magpie::ThreadPool),
-    Rayon(rayon::ThreadPool),
-    Tokio(tokio::runtime::Runtime),
-}
-
-impl Idle {
-    fn build(rt: Runtime) -> Result<Idle, BenchError> {
-        Ok(match rt {
-            Runtime::Magpie => Idle::Magpie(magpie_pool(THREADS)?),
-            Runtime::Rayon => Idle::Rayon(rayon_pool(THREADS)?),
-            Runtime::Tokio => Idle::Tokio(tokio_runtime(THREADS)?),
-            Runtime::Chili | Runtime::Seq => return Err(unsupported("idle", rt)),
-        })
-    }
-
-    /// A tiny job that gives both workers something to do (a join, or two spawned
-    /// tasks); whether it returned the right result.
-    fn warm_job(&self) -> bool {
-        match self {
-            Idle::Magpie(p) => p.install(|| magpie::join(|| 1, || 2)) == (1, 2),
-            Idle::Rayon(p) => p.install(|| rayon::join(|| 1, || 2)) == (1, 2),
-            Idle::Tokio(p) => p.block_on(async {
-                let a = tokio::spawn(async { 1 });
-                let b = tokio::spawn(async { 2 });
-                matches!((a.await, b.await), (Ok(1), Ok(2)))
-            }),
-        }
-    }
+/// A tiny job that gives both workers something to do (a join, or two spawned tasks);
+/// whether it returned the right result.
+fn warm_job(pool: &RuntimePool) -> Result<bool, BenchError> {
+    Ok(match pool {
+        RuntimePool::Magpie(p) => p.install(|| magpie::join(|| 1, || 2)) == (1, 2),
+        RuntimePool::Rayon(p) => p.install(|| rayon::join(|| 1, || 2)) == (1, 2),
+        RuntimePool::Tokio(p) => p.block_on(async {
+            let a = tokio::spawn(async { 1 });
+            let b = tokio::spawn(async { 2 });
+            matches!((a.await, b.await), (Ok(1), Ok(2)))
+        }),
+        RuntimePool::Chili(_) => return Err(unsupported("idle", Runtime::Chili)),
+    })
 }
 
 /// Idle CPU samples (% of one core) of one runtime: `reps` idle spans of `span` each,
 /// each right after a tiny job. The pool is built first and dropped after (untimed).
 pub fn measure(rt: Runtime, reps: usize, span: Duration) -> Result<Vec<f64>, BenchError> {
-    let pool = Idle::build(rt)?;
+    let pool = RuntimePool::new(Config::new(rt, THREADS))?;
     let mut out = Vec::with_capacity(reps);
     for _ in 0..reps {
-        if !pool.warm_job() {
+        if !warm_job(&pool)? {
             return Err(BenchError::Worker(format!(
                 "idle: warm-up job on {} returned a wrong result",
                 rt.name()

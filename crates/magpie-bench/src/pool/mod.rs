@@ -138,8 +138,7 @@ pub fn run_params(p: &Params, mut out: Out) -> Result<Outcome, BenchError> {
     let infos: Vec<Info> = workloads.iter().map(|w| w.info.clone()).collect();
     let configs: Vec<Config> = workloads.iter().flat_map(|w| w.configs.clone()).collect();
     let pools = Pools::build(&configs)?;
-    let mut runs = report::runs_csv();
-    let cells = run::measure(&mut workloads, &pools, p.reps, p.settle, &mut runs)?;
+    let (cells, runs) = run::measure(&mut workloads, &pools, p.reps, p.settle)?;
     // The idle clock is process-wide: no other pool may be alive while it runs.
     drop(pools);
     drop(workloads);

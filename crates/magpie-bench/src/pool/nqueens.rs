@@ -81,7 +81,7 @@ pub fn workload(n: u32, configs: &[Config]) -> Result<Workload, BenchError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Pools, Rayon, FORK_JOIN_SPEEDUP};
+    use crate::pool::run::{answers, Rayon, FORK_JOIN_SPEEDUP};
 
     #[test]
     fn lowest_bits_takes_the_low_half() {
@@ -100,11 +100,7 @@ mod tests {
 
     #[test]
     fn runs_and_verifies_on_every_config() {
-        let pools = Pools::build(&FORK_JOIN_SPEEDUP).unwrap();
-        let mut w = workload(8, &FORK_JOIN_SPEEDUP).unwrap();
-        for c in w.configs.clone() {
-            assert_eq!(w.run(c, &pools).unwrap().answer, 92);
-        }
+        assert_eq!(answers(workload(8, &FORK_JOIN_SPEEDUP).unwrap()), [92; 4]);
         assert!(workload(15, &FORK_JOIN_SPEEDUP).is_err());
     }
 }

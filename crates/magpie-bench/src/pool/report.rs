@@ -1,31 +1,28 @@
-//! Tables, CSV and SVG files and target checks of the pool benchmark.
-//!
-//! Every comparison is a ratio of medians from the same run: "x rayon" is rayon's median
-//! time over the runtime's median time at the same thread count (above 1 = faster than
-//! rayon; for spawn workloads it equals the ratio of tasks/s), and the speedup is the
-//! 1-thread median time over the 2-thread median time of the same runtime.
+//! Tables, CSV and SVG files and target checks of the pool benchmark. Every comparison
+//! is a ratio of medians from the same run: "x rayon" is rayon's median time over the
+//! runtime's at the same thread count (above 1 = faster than rayon; for spawn workloads
+//! the ratio of tasks/s), the speedup a runtime's 1-thread over its 2-thread median time.
 
 use std::time::Duration;
 
 pub use super::run::Info;
-use super::run::{Cell, Config, Runtime, RUNS_HEADER, THREADS};
+use super::run::{Cell, Config, Runtime, THREADS};
 use crate::csv::Csv;
 use crate::output::Out;
-use crate::stats::{ratio_of_medians, Summary};
+use crate::stats::{ratio_of_medians, CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{f2, si, Table};
 use crate::{BenchError, TargetCheck};
 
-/// A stated target (issues 4 and 21).
+/// A stated target (issues 4 and 21) for magpie at [`THREADS`] threads.
 #[derive(Clone, Copy, Debug)]
 enum Target {
-    /// magpie's speed (peer time / magpie time) at 2 threads reaches the threshold
-    /// (the sequential bound is run on 1 thread).
+    /// Peer time / magpie time reaches the threshold (the sequential bound: 1 thread).
     Vs(Runtime, f64),
-    /// magpie's 1-thread time / 2-thread time reaches the threshold.
+    /// magpie's 1-thread time / [`THREADS`]-thread time reaches the threshold.
     Speedup(f64),
-    /// magpie's slowest run at 2 threads is at most this many times its fastest
-    /// (checked as fastest / slowest >= 1 / threshold).
+    /// magpie's slowest run is at most this many times its fastest (checked as
+    /// fastest / slowest >= 1 / threshold).
     Steady(f64),
 }
 
@@ -45,6 +42,15 @@ const TARGETS: [(&str, Target); 13] = [
     ("nqueens", Target::Speedup(1.8)),
     ("two-long-tasks", Target::Speedup(1.8)),
 ];
+
+/// Columns of the printed main table.
+const TABLE_COLUMNS: &str =
+    "workload,runtime,threads,median ms,min,max,spread %,max/min,x rayon,x chili,x seq,tasks/s";
+
+/// Columns of `pool_summary.csv`.
+const SUMMARY_COLUMNS: &str = "workload,size,label,runtime,threads,reps,median_secs,min_secs,\
+    max_secs,q1_secs,q3_secs,spread_pct,max_over_min,x_rayon,x_chili,x_seq,tasks_per_sec,\
+    speedup_1_to_2";
 
 /// Everything measured in one run.
 pub struct Measured<'a> {
@@ -68,43 +74,45 @@ fn speed_bar(base: &Summary, s: &Summary) -> Option<Bar> {
     Some(Bar { value, range })
 }
 
+/// The bar's value with two decimals, or empty.
+fn value(bar: Option<Bar>) -> String {
+    f2(bar.map(|b| b.value))
+}
+
 fn ms(secs: f64) -> String {
     format!("{:.2}", secs * 1e3)
 }
 
-/// Summaries of every cell, looked up by workload and config.
+/// Summaries of every cell, looked up by workload index and config.
 struct Lookup<'a> {
     m: &'a Measured<'a>,
-    sums: Vec<Summary>,
+    sums: CellSummaries<(usize, Config)>,
 }
 
-impl Lookup<'_> {
-    fn get(&self, w: usize, runtime: Runtime, threads: usize) -> Option<&Summary> {
-        let want = Config::new(runtime, threads);
-        self.m
-            .cells
-            .iter()
-            .position(|c| c.workload == w && c.config == want)
-            .map(|i| &self.sums[i])
+impl<'a> Lookup<'a> {
+    fn new(m: &'a Measured<'a>) -> Result<Lookup<'a>, BenchError> {
+        let keys: Vec<(usize, Config)> = m.cells.iter().map(|c| (c.workload, c.config)).collect();
+        let samples: Vec<Vec<f64>> = m.cells.iter().map(|c| c.secs.clone()).collect();
+        let sums = CellSummaries::new(&keys, &samples)?;
+        Ok(Lookup { m, sums })
     }
 
-    /// rayon time / `c`'s time, same threads.
-    fn vs_rayon(&self, w: usize, c: Config) -> Option<Bar> {
-        self.vs(w, Runtime::Rayon, c)
+    fn get(&self, w: usize, runtime: Runtime, threads: usize) -> Option<Summary> {
+        self.sums.get((w, Config::new(runtime, threads)))
     }
 
     /// `peer`'s time / `c`'s time, same threads (the sequential peer: its one thread).
     fn vs(&self, w: usize, peer: Runtime, c: Config) -> Option<Bar> {
         let peer_threads = if peer == Runtime::Seq { 1 } else { c.threads };
         speed_bar(
-            self.get(w, peer, peer_threads)?,
-            self.get(w, c.runtime, c.threads)?,
+            &self.get(w, peer, peer_threads)?,
+            &self.get(w, c.runtime, c.threads)?,
         )
     }
 
     /// `rt`'s 1-thread time / its [`THREADS`]-thread time.
     fn speedup(&self, w: usize, rt: Runtime) -> Option<Bar> {
-        speed_bar(self.get(w, rt, 1)?, self.get(w, rt, THREADS)?)
+        speed_bar(&self.get(w, rt, 1)?, &self.get(w, rt, THREADS)?)
     }
 
     /// Workloads (indices) with a 1-thread cell.
@@ -115,157 +123,88 @@ impl Lookup<'_> {
     }
 }
 
-/// Writes `pool_runs.csv`, `pool_summary.csv`, `idle_runs.csv`, `idle_summary.csv`,
-/// `pool_vs_rayon.svg`, `pool_speedup.svg` and `idle_cpu.svg`; prints the tables and
-/// checks the targets.
+/// Writes `pool_{runs,summary}.csv`, `idle_{runs,summary}.csv`, `pool_vs_rayon.svg`,
+/// `pool_speedup.svg` and `idle_cpu.svg`; prints the tables and checks the targets.
 pub fn render(m: &Measured<'_>, runs: &Csv, out: &mut Out) -> Result<(), BenchError> {
-    let samples: Vec<Vec<f64>> = m.cells.iter().map(|c| c.secs.clone()).collect();
-    let lk = Lookup {
-        m,
-        sums: Summary::of_each(&samples)?,
-    };
-    let mut text = String::new();
+    let lk = Lookup::new(m)?;
     let (table, summary) = main_table(&lk);
-    text.push_str(&format!(
-        "\n== fork-join and spawn: median time per run, {} reps ==\n",
-        m.reps
-    ));
-    text.push_str(&table);
-    text.push_str(
-        "x rayon = rayon median time / this median time, same threads (> 1 = faster than rayon; \
-         for spawn = ratio of tasks/s); x chili likewise; x seq = sequential time / this time; \
-         spread % = (max - min) / median; max/min = slowest / fastest run\n",
-    );
-    text.push_str(&speedup_table(&lk));
     let (idle_text, idle_runs, idle_summary, idle_chart) = idle_report(m)?;
-    text.push_str(&idle_text);
     let targets = targets(&lk);
-    text.push_str(&format!(
-        "\n-- pool targets (medians, same run, {THREADS} threads) --\n"
+    out.tables("pool", runs, &summary)?;
+    out.tables("idle", &idle_runs, &idle_summary)?;
+    out.file("pool_vs_rayon.svg", &vs_rayon_chart(&lk).render())?;
+    out.file("pool_speedup.svg", &speedup_chart(&lk).render())?;
+    out.file("idle_cpu.svg", &idle_chart.render())?;
+    out.say(&format!(
+        "\n== fork-join and spawn: median time per run, {} reps ==\n{table}\
+         x rayon = rayon median time / this median time, same threads (> 1 = faster than rayon; \
+         for spawn = ratio of tasks/s); x chili likewise; x seq = sequential time / this time; \
+         spread % = (max - min) / median; max/min = slowest / fastest run\n{}{idle_text}\
+         \n-- pool targets (medians, same run, {THREADS} threads) --\n{}",
+        m.reps,
+        speedup_table(&lk),
+        crate::table::targets(&targets),
     ));
-    text.push_str(&crate::table::targets(&targets));
-    for (name, contents) in [
-        ("pool_runs.csv", runs.render()),
-        ("pool_summary.csv", summary.render()),
-        ("idle_runs.csv", idle_runs.render()),
-        ("idle_summary.csv", idle_summary.render()),
-        ("pool_vs_rayon.svg", vs_rayon_chart(&lk).render()),
-        ("pool_speedup.svg", speedup_chart(&lk).render()),
-        ("idle_cpu.svg", idle_chart.render()),
-    ] {
-        out.file(name, &contents)?;
-    }
-    out.say(&text);
     out.targets.extend(targets);
     Ok(())
 }
 
-/// An empty per-run CSV with the columns [`super::run::measure`] fills.
-pub fn runs_csv() -> Csv {
-    Csv::new(&RUNS_HEADER)
-}
-
+/// The printed main table and `pool_summary.csv`: one row per cell.
 fn main_table(lk: &Lookup<'_>) -> (String, Csv) {
-    let mut table = Table::new(
-        &[
-            "workload",
-            "runtime",
-            "threads",
-            "median ms",
-            "min",
-            "max",
-            "spread %",
-            "max/min",
-            "x rayon",
-            "x chili",
-            "x seq",
-            "tasks/s",
-        ],
-        2,
-    );
-    let mut csv = Csv::new(&[
-        "workload",
-        "size",
-        "label",
-        "runtime",
-        "threads",
-        "reps",
-        "median_secs",
-        "min_secs",
-        "max_secs",
-        "q1_secs",
-        "q3_secs",
-        "spread_pct",
-        "max_over_min",
-        "x_rayon",
-        "x_chili",
-        "x_seq",
-        "tasks_per_sec",
-        "speedup_1_to_2",
-    ]);
-    for (cell, s) in lk.m.cells.iter().zip(&lk.sums) {
-        let info = &lk.m.infos[cell.workload];
-        let c = cell.config;
-        let x = f2(lk.vs_rayon(cell.workload, c).map(|b| b.value));
-        let xc = f2(lk.vs(cell.workload, Runtime::Chili, c).map(|b| b.value));
-        let xs = f2(lk.vs(cell.workload, Runtime::Seq, c).map(|b| b.value));
+    let mut table = Table::new(&TABLE_COLUMNS.split(',').collect::<Vec<_>>(), 2);
+    let mut csv = Csv::new(&SUMMARY_COLUMNS.split(',').collect::<Vec<_>>());
+    for ((w, c), s) in lk.sums.iter() {
+        let info = &lk.m.infos[w];
+        let vs = |peer| value(lk.vs(w, peer, c));
+        let (x_rayon, x_chili, x_seq) = (vs(Runtime::Rayon), vs(Runtime::Chili), vs(Runtime::Seq));
         let max_min = f2((s.min > 0.0).then(|| s.max / s.min));
-        let rate = info
-            .tasks
-            .map_or(String::new(), |n| si(n as f64 / s.median));
-        let speedup = if c.threads == THREADS {
-            f2(lk.speedup(cell.workload, c.runtime).map(|b| b.value))
-        } else {
-            String::new()
-        };
+        let tasks_per_sec = info.tasks.map(|n| n as f64 / s.median);
+        let speedup = (c.threads == THREADS).then(|| lk.speedup(w, c.runtime));
+        let (runtime, threads) = (c.runtime.name().to_string(), c.threads.to_string());
         table.row(&[
             info.label.clone(),
-            c.runtime.name().to_string(),
-            c.threads.to_string(),
+            runtime.clone(),
+            threads.clone(),
             ms(s.median),
             ms(s.min),
             ms(s.max),
             format!("{:.1}", s.spread_pct()),
             max_min.clone(),
-            x.clone(),
-            xc.clone(),
-            xs.clone(),
-            rate.clone(),
+            x_rayon.clone(),
+            x_chili.clone(),
+            x_seq.clone(),
+            tasks_per_sec.map_or(String::new(), si),
         ]);
-        let mut row = vec![
+        let cell = [
             info.family.to_string(),
             info.size.clone(),
             info.label.clone(),
-            c.runtime.name().to_string(),
-            c.threads.to_string(),
+            runtime,
+            threads,
             s.n.to_string(),
         ];
-        row.extend(s.csv_fields(6));
-        row.extend([
+        let ratios = [
             max_min,
-            x,
-            xc,
-            xs,
-            info.tasks
-                .map_or(String::new(), |n| format!("{:.0}", n as f64 / s.median)),
-            speedup,
-        ]);
-        csv.row(&row);
+            x_rayon,
+            x_chili,
+            x_seq,
+            tasks_per_sec.map_or(String::new(), |r| format!("{r:.0}")),
+            value(speedup.flatten()),
+        ];
+        csv.row(&[&cell[..], &s.csv_fields(6), &ratios].concat());
     }
     (table.render(), csv)
 }
 
 fn speedup_table(lk: &Lookup<'_>) -> String {
-    let mut t = Table::new(
-        &[
-            "workload",
-            "runtime",
-            "1 thread ms",
-            "2 threads ms",
-            "speedup",
-        ],
-        2,
-    );
+    let header = [
+        "workload",
+        "runtime",
+        "1 thread ms",
+        "2 threads ms",
+        "speedup",
+    ];
+    let mut t = Table::new(&header, 2);
     for w in lk.scaled() {
         for rt in [Runtime::Magpie, Runtime::Rayon] {
             let (Some(a), Some(b)) = (lk.get(w, rt, 1), lk.get(w, rt, THREADS)) else {
@@ -276,7 +215,7 @@ fn speedup_table(lk: &Lookup<'_>) -> String {
                 rt.name().to_string(),
                 ms(a.median),
                 ms(b.median),
-                f2(lk.speedup(w, rt).map(|b| b.value)),
+                value(lk.speedup(w, rt)),
             ]);
         }
     }
@@ -286,60 +225,65 @@ fn speedup_table(lk: &Lookup<'_>) -> String {
     )
 }
 
+/// Every target of [`TARGETS`] on each workload of its family.
 fn targets(lk: &Lookup<'_>) -> Vec<TargetCheck> {
-    let mut out = Vec::new();
-    let magpie = Config::new(Runtime::Magpie, THREADS);
+    let mut checks = Vec::new();
     for (family, target) in TARGETS {
         for (w, info) in lk.m.infos.iter().enumerate() {
-            if info.family != family {
-                continue;
+            if info.family == family {
+                checks.push(target.check(lk, w, info));
             }
-            out.push(match target {
-                Target::Vs(peer, t) => TargetCheck {
-                    name: match peer {
-                        Runtime::Seq => format!(
-                            "{}: sequential time / magpie {THREADS}-thread time",
-                            info.label
-                        ),
-                        _ => format!(
-                            "{}, {THREADS} threads: {} time / magpie time{}",
-                            info.label,
-                            peer.name(),
-                            if info.tasks.is_some() {
-                                " (= tasks/s ratio)"
-                            } else {
-                                ""
-                            }
-                        ),
-                    },
-                    measured: lk.vs(w, peer, magpie).map(|b| b.value),
-                    threshold: t,
-                },
-                Target::Speedup(t) => TargetCheck {
-                    name: format!(
-                        "{}: magpie speedup 1 -> {THREADS} threads (time ratio)",
-                        info.label
-                    ),
-                    measured: lk.speedup(w, Runtime::Magpie).map(|b| b.value),
-                    threshold: t,
-                },
-                Target::Steady(t) => {
-                    let s = lk.get(w, Runtime::Magpie, THREADS);
-                    let ratio = s.filter(|s| s.max > 0.0).map(|s| s.min / s.max);
-                    TargetCheck {
-                        name: format!(
-                            "{}, {THREADS} threads: magpie fastest / slowest run (max/min {} <= {t})",
-                            info.label,
-                            f2(ratio.map(|r| 1.0 / r)),
-                        ),
-                        measured: ratio,
-                        threshold: 1.0 / t,
-                    }
-                }
-            });
         }
     }
-    out
+    checks
+}
+
+impl Target {
+    /// This target measured on workload `w`.
+    fn check(self, lk: &Lookup<'_>, w: usize, info: &Info) -> TargetCheck {
+        let label = &info.label;
+        let magpie = Config::new(Runtime::Magpie, THREADS);
+        let (name, measured, threshold) = match self {
+            Target::Vs(Runtime::Seq, t) => (
+                format!("{label}: sequential time / magpie {THREADS}-thread time"),
+                lk.vs(w, Runtime::Seq, magpie).map(|b| b.value),
+                t,
+            ),
+            Target::Vs(peer, t) => {
+                let tasks = if info.tasks.is_some() {
+                    " (= tasks/s ratio)"
+                } else {
+                    ""
+                };
+                let peer_name = peer.name();
+                (
+                    format!("{label}, {THREADS} threads: {peer_name} time / magpie time{tasks}"),
+                    lk.vs(w, peer, magpie).map(|b| b.value),
+                    t,
+                )
+            }
+            Target::Speedup(t) => (
+                format!("{label}: magpie speedup 1 -> {THREADS} threads (time ratio)"),
+                lk.speedup(w, Runtime::Magpie).map(|b| b.value),
+                t,
+            ),
+            Target::Steady(t) => {
+                let s = lk.get(w, Runtime::Magpie, THREADS);
+                let ratio = s.filter(|s| s.max > 0.0).map(|s| s.min / s.max);
+                let max_min = f2(ratio.map(|r| 1.0 / r));
+                (
+                    format!("{label}, {THREADS} threads: magpie fastest / slowest run (max/min {max_min} <= {t})"),
+                    ratio,
+                    1.0 / t,
+                )
+            }
+        };
+        TargetCheck {
+            name,
+            measured,
+            threshold,
+        }
+    }
 }
 
 fn vs_rayon_chart(lk: &Lookup<'_>) -> BarChart {
@@ -359,7 +303,10 @@ fn vs_rayon_chart(lk: &Lookup<'_>) -> BarChart {
                     rt.name(),
                     ws.iter().map(|&w| {
                         let threads = if rt == Runtime::Seq { 1 } else { THREADS };
-                        speed_bar(lk.get(w, Runtime::Rayon, THREADS)?, lk.get(w, rt, threads)?)
+                        speed_bar(
+                            &lk.get(w, Runtime::Rayon, THREADS)?,
+                            &lk.get(w, rt, threads)?,
+                        )
                     }),
                 )
             })
@@ -487,13 +434,7 @@ mod tests {
             idle_span: Duration::from_secs(1),
             reps: 1,
         };
-        let lk = Lookup {
-            m: &m,
-            sums: cells
-                .iter()
-                .map(|c| Summary::of(&c.secs).unwrap())
-                .collect(),
-        };
+        let lk = Lookup::new(&m).unwrap();
         let t = targets(&lk);
         let names: Vec<&str> = t.iter().map(|c| c.name.as_str()).collect();
         // fib vs rayon, chili (absent), seq (absent), fib and both queens speedups.

@@ -1,11 +1,7 @@
-//! The runtimes under test and the measured loop.
-//!
-//! Workloads are written once against [`ForkJoin`] and monomorphised for magpie, rayon and
-//! [`Seq`] (the sequential bound); chili needs its own body ([`ForkJoinTask::run_chili`]),
-//! tokio runs the spawn workloads only. [`measure`] warms every cell up, then interleaves
-//! `reps` repetitions, sleeping [`Params::settle`](super::Params::settle) before each run
-//! so the previous pool has parked; only the call into the pool is timed, and a wrong
-//! answer is an error, never a data point.
+//! The runtimes under test and the measured loop. Workloads are written once against
+//! [`ForkJoin`] and monomorphised for magpie, rayon and [`Seq`]; chili needs its own body
+//! ([`ForkJoinTask::run_chili`]), tokio runs the spawn workloads only. Only the call into
+//! the pool is timed, and a wrong answer is an error, never a data point.
 
 use std::thread;
 use std::time::Instant;
@@ -102,7 +98,7 @@ pub const JOIN_PEERS_SPEEDUP: [Config; 6] = [
 /// magpie, rayon and tokio at [`THREADS`].
 pub const SPAWN: [Config; 3] = [MAGPIE, RAYON, Config::new(Runtime::Tokio, THREADS)];
 
-/// `join` and `scope` of one fork-join runtime (inside [`Pool::install`]: of that pool),
+/// `join` and `scope` of one fork-join runtime (inside a pool's `install`: of that pool),
 /// so a workload written once is monomorphised per runtime.
 pub trait ForkJoin {
     /// The runtime's scope type.
@@ -132,19 +128,7 @@ pub trait Spawner<'s> {
         F: FnOnce(&Self) + Send + 's;
 }
 
-/// A thread pool that runs closures inside itself.
-pub trait Pool: Sync {
-    /// The fork-join functions that use this pool inside [`Pool::install`].
-    type Fj: ForkJoin;
-
-    /// Runs `op` inside the pool and returns its result.
-    fn install<R, OP>(&self, op: OP) -> R
-    where
-        OP: FnOnce() -> R + Send,
-        R: Send;
-}
-
-/// [`ForkJoin`], [`Spawner`] and [`Pool`] for magpie or rayon (they share rayon-core's API).
+/// [`ForkJoin`] and [`Spawner`] for magpie or rayon (they share rayon-core's API).
 macro_rules! fork_join_runtime {
     ($name:ident, $krate:ident) => {
         #[doc = concat!("`", stringify!($krate), "::join` and `", stringify!($krate), "::scope`.")]
@@ -181,18 +165,6 @@ macro_rules! fork_join_runtime {
                 self.spawn(f);
             }
         }
-
-        impl Pool for $krate::ThreadPool {
-            type Fj = $name;
-
-            fn install<R, OP>(&self, op: OP) -> R
-            where
-                OP: FnOnce() -> R + Send,
-                R: Send,
-            {
-                $krate::ThreadPool::install(self, op)
-            }
-        }
     };
 }
 
@@ -204,7 +176,7 @@ pub fn magpie_pool(threads: usize) -> Result<magpie::ThreadPool, BenchError> {
     magpie::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| BenchError::Worker(format!("cannot build magpie pool: {e}")))
+        .map_err(cannot_build("magpie pool"))
 }
 
 /// Builds a rayon pool with `threads` workers.
@@ -212,114 +184,92 @@ pub fn rayon_pool(threads: usize) -> Result<rayon::ThreadPool, BenchError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| BenchError::Worker(format!("cannot build rayon pool: {e}")))
+        .map_err(cannot_build("rayon pool"))
 }
 
-/// Builds a chili pool: the calling thread plus `threads - 1` workers.
-pub fn chili_pool(threads: usize) -> Result<chili::ThreadPool, BenchError> {
-    let thread_count = std::num::NonZero::new(threads)
-        .ok_or_else(|| BenchError::Invalid("chili pool with 0 threads".into()))?;
-    Ok(chili::ThreadPool::with_config(chili::Config {
-        thread_count: Some(thread_count),
-        ..chili::Config::default()
-    }))
+fn cannot_build<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchError + '_ {
+    move |e| BenchError::Worker(format!("cannot build {what}: {e}"))
 }
 
-/// Builds a tokio multi-thread runtime with `threads` workers.
-pub fn tokio_runtime(threads: usize) -> Result<tokio::runtime::Runtime, BenchError> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
-        .build()
-        .map_err(|e| BenchError::Worker(format!("cannot build tokio runtime: {e}")))
+/// The pool (or tokio runtime) of one [`Config`].
+pub enum RuntimePool {
+    /// A magpie pool.
+    Magpie(magpie::ThreadPool),
+    /// A rayon pool.
+    Rayon(rayon::ThreadPool),
+    /// A tokio multi-thread runtime.
+    Tokio(tokio::runtime::Runtime),
+    /// A chili pool: the calling thread plus `threads - 1` workers.
+    Chili(chili::ThreadPool),
+}
+
+impl RuntimePool {
+    /// Builds the pool of `c` ([`Runtime::Seq`] has none).
+    pub fn new(c: Config) -> Result<RuntimePool, BenchError> {
+        let threads = c.threads;
+        Ok(match c.runtime {
+            Runtime::Magpie => RuntimePool::Magpie(magpie_pool(threads)?),
+            Runtime::Rayon => RuntimePool::Rayon(rayon_pool(threads)?),
+            Runtime::Tokio => RuntimePool::Tokio(
+                tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(threads)
+                    .build()
+                    .map_err(cannot_build("tokio runtime"))?,
+            ),
+            Runtime::Chili => {
+                let thread_count = std::num::NonZero::new(threads)
+                    .ok_or_else(|| BenchError::Invalid("chili pool with 0 threads".into()))?;
+                RuntimePool::Chili(chili::ThreadPool::with_config(chili::Config {
+                    thread_count: Some(thread_count),
+                    ..chili::Config::default()
+                }))
+            }
+            Runtime::Seq => return Err(unsupported("a pool", c.runtime)),
+        })
+    }
 }
 
 /// Every pool of the timed workloads, built once before anything is measured.
-pub struct Pools {
-    magpie: Vec<(usize, magpie::ThreadPool)>,
-    rayon: Vec<(usize, rayon::ThreadPool)>,
-    tokio: Vec<(usize, tokio::runtime::Runtime)>,
-    chili: Vec<(usize, chili::ThreadPool)>,
-}
+pub struct Pools(Vec<(Config, RuntimePool)>);
 
 impl Pools {
-    /// One pool per distinct config in `configs`; checks that each fork-join pool has the
-    /// requested number of threads.
+    /// One pool per distinct config in `configs` but [`Runtime::Seq`]; checks that each
+    /// fork-join pool has the requested number of threads.
     pub fn build(configs: &[Config]) -> Result<Pools, BenchError> {
-        let mut pools = Pools {
-            magpie: Vec::new(),
-            rayon: Vec::new(),
-            tokio: Vec::new(),
-            chili: Vec::new(),
-        };
+        let mut pools: Vec<(Config, RuntimePool)> = Vec::new();
         for &c in configs {
-            let t = c.threads;
-            match c.runtime {
-                Runtime::Magpie if !pools.magpie.iter().any(|p| p.0 == t) => {
-                    let p = magpie_pool(t)?;
-                    check_threads(c, p.install(magpie::current_num_threads))?;
-                    pools.magpie.push((t, p));
-                }
-                Runtime::Rayon if !pools.rayon.iter().any(|p| p.0 == t) => {
-                    let p = rayon_pool(t)?;
-                    check_threads(c, p.install(rayon::current_num_threads))?;
-                    pools.rayon.push((t, p));
-                }
-                Runtime::Tokio if !pools.tokio.iter().any(|p| p.0 == t) => {
-                    pools.tokio.push((t, tokio_runtime(t)?));
-                }
-                Runtime::Chili if !pools.chili.iter().any(|p| p.0 == t) => {
-                    pools.chili.push((t, chili_pool(t)?));
-                }
-                _ => {}
+            if c.runtime == Runtime::Seq || pools.iter().any(|(built, _)| *built == c) {
+                continue;
             }
+            let pool = RuntimePool::new(c)?;
+            let threads = match &pool {
+                RuntimePool::Magpie(p) => p.install(magpie::current_num_threads),
+                RuntimePool::Rayon(p) => p.install(rayon::current_num_threads),
+                RuntimePool::Tokio(_) | RuntimePool::Chili(_) => c.threads,
+            };
+            if threads != c.threads {
+                return Err(BenchError::Worker(format!(
+                    "{} pool built with {} threads reports {threads}",
+                    c.runtime.name(),
+                    c.threads
+                )));
+            }
+            pools.push((c, pool));
         }
-        Ok(pools)
+        Ok(Pools(pools))
     }
 
-    /// The magpie pool with `threads` workers.
-    pub fn magpie(&self, threads: usize) -> Result<&magpie::ThreadPool, BenchError> {
-        lookup(&self.magpie, Runtime::Magpie, threads)
-    }
-
-    /// The rayon pool with `threads` workers.
-    pub fn rayon(&self, threads: usize) -> Result<&rayon::ThreadPool, BenchError> {
-        lookup(&self.rayon, Runtime::Rayon, threads)
-    }
-
-    /// The chili pool with `threads` threads.
-    pub fn chili(&self, threads: usize) -> Result<&chili::ThreadPool, BenchError> {
-        lookup(&self.chili, Runtime::Chili, threads)
-    }
-
-    /// The tokio runtime with `threads` workers.
-    pub fn tokio(&self, threads: usize) -> Result<&tokio::runtime::Runtime, BenchError> {
-        lookup(&self.tokio, Runtime::Tokio, threads)
-    }
-}
-
-fn check_threads(c: Config, got: usize) -> Result<(), BenchError> {
-    if got == c.threads {
-        Ok(())
-    } else {
-        Err(BenchError::Worker(format!(
-            "{} pool built with {} threads reports {got}",
-            c.runtime.name(),
-            c.threads
-        )))
-    }
-}
-
-fn lookup<T>(pools: &[(usize, T)], rt: Runtime, threads: usize) -> Result<&T, BenchError> {
-    pools
-        .iter()
-        .find(|p| p.0 == threads)
-        .map(|p| &p.1)
-        .ok_or_else(|| {
+    /// The pool of `c`.
+    pub fn get(&self, c: Config) -> Result<&RuntimePool, BenchError> {
+        let found = self.0.iter().find(|(built, _)| *built == c);
+        found.map(|(_, pool)| pool).ok_or_else(|| {
             BenchError::Invalid(format!(
-                "no {} pool with {threads} threads was built",
-                rt.name()
+                "no {} pool with {} threads was built",
+                c.runtime.name(),
+                c.threads
             ))
         })
+    }
 }
 
 /// Error for a workload asked to run on a runtime it does not support.
@@ -370,21 +320,17 @@ pub fn run_in_pool<T: ForkJoinTask>(
     pools: &Pools,
     what: &str,
 ) -> Result<(T::Out, f64), BenchError> {
-    fn go<P: Pool, T: ForkJoinTask>(pool: &P, task: T) -> (T::Out, f64) {
-        timed(|| pool.install(|| task.run::<P::Fj>()))
+    if c.runtime == Runtime::Seq {
+        return Ok(timed(|| task.run::<Seq>()));
     }
-    match c.runtime {
-        Runtime::Magpie => Ok(go(pools.magpie(c.threads)?, task)),
-        Runtime::Rayon => Ok(go(pools.rayon(c.threads)?, task)),
-        Runtime::Seq => Ok(timed(|| task.run::<Seq>())),
-        Runtime::Chili => {
-            let pool = pools.chili(c.threads)?;
-            match timed(|| task.run_chili(&mut pool.scope())) {
-                (Some(out), secs) => Ok((out, secs)),
-                (None, _) => Err(unsupported(what, c.runtime)),
-            }
-        }
-        Runtime::Tokio => Err(unsupported(what, c.runtime)),
+    match pools.get(c)? {
+        RuntimePool::Magpie(pool) => Ok(timed(|| pool.install(|| task.run::<Magpie>()))),
+        RuntimePool::Rayon(pool) => Ok(timed(|| pool.install(|| task.run::<Rayon>()))),
+        RuntimePool::Chili(pool) => match timed(|| task.run_chili(&mut pool.scope())) {
+            (Some(out), secs) => Ok((out, secs)),
+            (None, _) => Err(unsupported(what, c.runtime)),
+        },
+        RuntimePool::Tokio(_) => Err(unsupported(what, c.runtime)),
     }
 }
 
@@ -489,20 +435,14 @@ pub struct Cell {
     pub secs: Vec<f64>,
 }
 
-/// Header of the per-run CSV written from [`measure`]'s rows.
-pub const RUNS_HEADER: [&str; 8] = [
-    "workload", "size", "label", "runtime", "threads", "rep", "seconds", "answer",
-];
-
-/// Warm-up plus `reps` interleaved repetitions of every cell; one CSV row per timed run
-/// goes into `runs`.
+/// Warm-up plus `reps` interleaved repetitions of every cell; returns the cells and
+/// `pool_runs.csv` (one row per timed run).
 pub fn measure(
     workloads: &mut [Workload],
     pools: &Pools,
     reps: usize,
     settle: std::time::Duration,
-    runs: &mut Csv,
-) -> Result<Vec<Cell>, BenchError> {
+) -> Result<(Vec<Cell>, Csv), BenchError> {
     let mut cells: Vec<Cell> = workloads
         .iter()
         .enumerate()
@@ -521,6 +461,9 @@ pub fn measure(
         bar.inc(1);
     }
     bar.finish_and_clear();
+    let mut runs = Csv::new(&[
+        "workload", "size", "label", "runtime", "threads", "rep", "seconds", "answer",
+    ]);
     crate::order::interleave("pool", cells.len(), reps, |rep, i| {
         let cell = &mut cells[i];
         let wl = &mut workloads[cell.workload];
@@ -539,7 +482,18 @@ pub fn measure(
         ]);
         Ok::<(), BenchError>(())
     })?;
-    Ok(cells)
+    Ok((cells, runs))
+}
+
+/// The answers of one run of `w` on each of its configs, in config order (for tests).
+#[cfg(test)]
+pub fn answers(mut w: Workload) -> Vec<u64> {
+    let pools = Pools::build(&w.configs).unwrap();
+    let configs = w.configs.clone();
+    configs
+        .into_iter()
+        .map(|c| w.run(c, &pools).unwrap().answer)
+        .collect()
 }
 
 #[cfg(test)]
@@ -564,30 +518,29 @@ mod tests {
             Config::new(Runtime::Tokio, 2),
         ];
         let pools = Pools::build(&cfgs).unwrap();
-        assert_eq!(pools.rayon.len(), 1);
-        assert!(pools.magpie(2).is_ok());
-        assert!(pools.tokio(2).is_ok());
-        let err = pools.magpie(1).err().unwrap().to_string();
+        assert_eq!(pools.0.len(), 3);
+        assert!(pools.get(cfgs[0]).is_ok());
+        assert!(pools.get(cfgs[3]).is_ok());
+        let magpie_1 = Config::new(Runtime::Magpie, 1);
+        let err = pools.get(magpie_1).err().unwrap().to_string();
         assert!(err.contains("no magpie pool with 1 threads"), "{err}");
     }
 
     #[test]
     fn generic_join_and_scope_run_on_both() {
-        fn both<P: Pool>(p: &P) -> (u32, u32) {
-            let (a, b) = p.install(|| P::Fj::join(|| 1, || 2));
+        fn both<F: ForkJoin>() -> (u32, u32) {
+            let (a, b) = F::join(|| 1, || 2);
             let n = std::sync::atomic::AtomicU32::new(0);
-            p.install(|| {
-                P::Fj::scope(|s| {
-                    for _ in 0..10 {
-                        s.spawn_task(|_| {
-                            n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        });
-                    }
-                })
+            F::scope(|s| {
+                for _ in 0..10 {
+                    s.spawn_task(|_| {
+                        n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    });
+                }
             });
             (a + b, n.into_inner())
         }
-        assert_eq!(both(&magpie_pool(2).unwrap()), (3, 10));
-        assert_eq!(both(&rayon_pool(2).unwrap()), (3, 10));
+        assert_eq!(magpie_pool(2).unwrap().install(both::<Magpie>), (3, 10));
+        assert_eq!(rayon_pool(2).unwrap().install(both::<Rayon>), (3, 10));
     }
 }

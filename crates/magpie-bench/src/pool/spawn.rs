@@ -8,7 +8,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::run::{
-    check, count_label, run_in_pool, timed, Config, ForkJoin, ForkJoinTask, Runtime, Sample,
+    check, count_label, run_in_pool, timed, Config, ForkJoin, ForkJoinTask, RuntimePool, Sample,
     Spawner, Workload,
 };
 use crate::BenchError;
@@ -127,8 +127,14 @@ fn tokio_chain(i: u64, n: u64) {
 }
 
 /// One tokio run: a task on a worker thread spawns the first (chain) or all (flat)
-/// tasks; the calling thread waits for the sum to complete. Returns (sum, seconds).
-fn tokio_run(rt: &tokio::runtime::Runtime, pattern: Pattern, n: u64) -> (u64, f64, bool) {
+/// tasks; the calling thread waits for the sum. Returns (sum, seconds); an error when the
+/// sum is not complete after [`STALL_LIMIT`].
+fn tokio_run(
+    rt: &tokio::runtime::Runtime,
+    pattern: Pattern,
+    n: u64,
+    label: &str,
+) -> Result<(u64, f64), BenchError> {
     let _serial = TOKIO_LOCK.lock().unwrap_or_else(PoisonError::into_inner);
     TOKIO_TALLY.reset(n);
     let (complete, secs) = timed(|| {
@@ -144,7 +150,15 @@ fn tokio_run(rt: &tokio::runtime::Runtime, pattern: Pattern, n: u64) -> (u64, f6
         });
         TOKIO_TALLY.wait(STALL_LIMIT)
     });
-    (TOKIO_TALLY.sum(), secs, complete)
+    let sum = TOKIO_TALLY.sum();
+    if !complete {
+        return Err(BenchError::Worker(format!(
+            "{label} on tokio: not complete after {}s (sum {sum} of {}) — TASKS LOST",
+            STALL_LIMIT.as_secs(),
+            n * (n + 1) / 2
+        )));
+    }
+    Ok((sum, secs))
 }
 
 /// `n` (≥ 1) tasks spawned in `pattern` on `configs`.
@@ -164,15 +178,8 @@ pub fn workload(pattern: Pattern, n: u64, configs: &[Config]) -> Result<Workload
         label,
         configs,
         move |c, pools, label| {
-            let (got, secs) = if c.runtime == Runtime::Tokio {
-                let (got, secs, complete) = tokio_run(pools.tokio(c.threads)?, pattern, n);
-                if !complete {
-                    return Err(BenchError::Worker(format!(
-                    "{label} on tokio: not complete after {}s (sum {got} of {want}) — TASKS LOST",
-                    STALL_LIMIT.as_secs()
-                )));
-                }
-                (got, secs)
+            let (got, secs) = if let RuntimePool::Tokio(rt) = pools.get(c)? {
+                tokio_run(rt, pattern, n, label)?
             } else {
                 let tally = Tally::new();
                 tally.reset(n);
@@ -195,7 +202,7 @@ pub fn workload(pattern: Pattern, n: u64, configs: &[Config]) -> Result<Workload
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::run::{Pools, SPAWN};
+    use crate::pool::run::{answers, SPAWN};
 
     #[test]
     fn tally_signals_at_the_target() {
@@ -211,12 +218,9 @@ mod tests {
 
     #[test]
     fn both_patterns_verify_on_every_runtime() {
-        let pools = Pools::build(&SPAWN).unwrap();
         for pattern in [Pattern::Flat, Pattern::Chain] {
-            let mut w = workload(pattern, 2000, &SPAWN).unwrap();
-            for c in w.configs.clone() {
-                assert_eq!(w.run(c, &pools).unwrap().answer, 2000 * 2001 / 2);
-            }
+            let w = workload(pattern, 2000, &SPAWN).unwrap();
+            assert_eq!(answers(w), [2000 * 2001 / 2; 3]);
         }
         assert!(workload(Pattern::Flat, 0, &SPAWN).is_err());
     }
