@@ -1,5 +1,5 @@
 use super::*;
-use crate::twolock::peers::{Bounded, MutexDeque};
+use crate::twolock::peers::{bounded, MutexDeque};
 use magpie_queue::twolock::TwoLockQueue;
 
 #[test]
@@ -21,7 +21,7 @@ fn throughput_runs_verify() {
     assert_eq!(r.items, 20_000);
     assert!(r.secs > 0.0);
     throughput(MutexDeque::default, 3, 1, 10_000, None, "mutex").unwrap();
-    throughput(Bounded::default, 1, 3, 50_000, None, "bounded").unwrap();
+    throughput(bounded, 1, 3, 50_000, None, "bounded").unwrap();
 }
 
 /// A queue that drops every 1000th item: the benchmark must fail, not hang or pass.
@@ -140,7 +140,7 @@ fn one_side_runs_verify() {
     }
     // A bounded queue that cannot hold N is an error, not a hang.
     for side in [Side::Push, Side::Pop] {
-        let err = one_side(Bounded::default, side, 1, 1_000_000, "bounded").unwrap_err();
+        let err = one_side(bounded, side, 1, 1_000_000, "bounded").unwrap_err();
         assert!(err.to_string().contains("cannot hold"), "{err}");
     }
     let err = one_side(
