@@ -24,42 +24,45 @@ fn throughput_runs_verify() {
     throughput(bounded, 1, 3, 50_000, None, "bounded").unwrap();
 }
 
-/// A queue that drops every 1000th item: the benchmark must fail, not hang or pass.
-struct Lossy(MutexDeque);
+/// A `Mutex<VecDeque>` with a fault, to check that the benchmark fails (or caps) rather
+/// than hangs or passes.
+enum Fault {
+    /// Drops every 1000th item.
+    Lose,
+    /// Delivers every 1000th item twice.
+    Duplicate,
+    /// Sleeps before every push: slow enough to hit a short cap.
+    Slow,
+}
 
-impl MpmcQueue for Lossy {
-    fn try_push(&self, v: u64) -> Result<(), u64> {
-        if v % 1000 == 0 {
-            return Ok(());
-        }
-        self.0.try_push(v)
-    }
+struct Faulty(Fault, MutexDeque);
 
-    fn try_pop(&self) -> Option<u64> {
-        self.0.try_pop()
+impl Faulty {
+    fn new(fault: Fault) -> impl FnOnce() -> Faulty {
+        move || Faulty(fault, MutexDeque::default())
     }
 }
 
-/// A queue that delivers every 1000th item twice.
-struct Duplicating(MutexDeque);
-
-impl MpmcQueue for Duplicating {
+impl MpmcQueue for Faulty {
     fn try_push(&self, v: u64) -> Result<(), u64> {
-        if v % 1000 == 0 {
-            self.0.try_push(v)?;
+        match self.0 {
+            Fault::Lose if v % 1000 == 0 => return Ok(()),
+            Fault::Duplicate if v % 1000 == 0 => self.1.try_push(v)?,
+            Fault::Slow => thread::sleep(Duration::from_micros(20)),
+            _ => {}
         }
-        self.0.try_push(v)
+        self.1.try_push(v)
     }
 
     fn try_pop(&self) -> Option<u64> {
-        self.0.try_pop()
+        self.1.try_pop()
     }
 }
 
 #[test]
 fn lost_items_fail_loudly() {
     let err = throughput_with(
-        || Lossy(MutexDeque::default()),
+        Faulty::new(Fault::Lose),
         2,
         2,
         5_000,
@@ -76,37 +79,16 @@ fn lost_items_fail_loudly() {
 
 #[test]
 fn duplicated_items_fail_loudly() {
-    let err = throughput(
-        || Duplicating(MutexDeque::default()),
-        1,
-        1,
-        5_000,
-        None,
-        "dup",
-    )
-    .unwrap_err()
-    .to_string();
+    let err = throughput(Faulty::new(Fault::Duplicate), 1, 1, 5_000, None, "dup")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("DUPLICATED"), "{err}");
-}
-
-/// A queue slow enough to hit a short cap: truncated, still verified.
-struct Slow(MutexDeque);
-
-impl MpmcQueue for Slow {
-    fn try_push(&self, v: u64) -> Result<(), u64> {
-        thread::sleep(Duration::from_micros(20));
-        self.0.try_push(v)
-    }
-
-    fn try_pop(&self) -> Option<u64> {
-        self.0.try_pop()
-    }
 }
 
 #[test]
 fn capped_runs_are_truncated_and_verified() {
     let r = throughput(
-        || Slow(MutexDeque::default()),
+        Faulty::new(Fault::Slow),
         2,
         2,
         1_000_000,
@@ -143,15 +125,9 @@ fn one_side_runs_verify() {
         let err = one_side(bounded, side, 1, 1_000_000, "bounded").unwrap_err();
         assert!(err.to_string().contains("cannot hold"), "{err}");
     }
-    let err = one_side(
-        || Lossy(MutexDeque::default()),
-        Side::Push,
-        2,
-        5_000,
-        "lossy",
-    )
-    .unwrap_err()
-    .to_string();
+    let err = one_side(Faulty::new(Fault::Lose), Side::Push, 2, 5_000, "lossy")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("ITEMS LOST"), "{err}");
 }
 
