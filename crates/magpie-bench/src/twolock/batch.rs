@@ -3,52 +3,33 @@
 //! the target) or while one producer streams them (informational: then the producer's
 //! rate bounds both).
 
-use magpie_queue::twolock::{Options, StdLock, TasLock, TwoLockQueue};
+use magpie_queue::twolock::TwoLockQueue;
 
+use super::configs::{final_tas, Impl};
 use super::run::{drain, DrainMode, Run, BATCH};
-use super::{items_per_sec, table_row, Params};
+use super::{items_chart, items_per_sec, summary_row, summary_table, Params};
 use crate::output::Out;
 use crate::stats::CellSummaries;
-use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{f2, si, Table};
+use crate::svg::{Bar, BarSeries};
+use crate::table::{f2, si};
 use crate::{BenchError, TargetCheck};
 
-/// Queue configurations of the drain experiment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Queue {
-    /// magpie's default `TwoLockQueue::<u64>::new()`.
-    Default,
-    /// The paper's final TAS combination (see `configs::Impl::FinalTas`).
-    FinalTas,
-}
+/// The queues drained (`pop_batch` is the two-lock queue's own).
+pub const QUEUES: [Impl; 2] = [Impl::Default, Impl::FinalTas];
 
-impl Queue {
-    /// Both.
-    pub const ALL: [Queue; 2] = [Queue::Default, Queue::FinalTas];
+/// Queue, pre-filled (or streaming), drain mode.
+type Cell = (Impl, bool, DrainMode);
 
-    /// Name as in the throughput tables.
-    pub fn name(self) -> &'static str {
-        match self {
-            Queue::Default => "DEFAULT",
-            Queue::FinalTas => "final-tas",
-        }
-    }
+/// Both drain modes, batch first.
+const MODES: [DrainMode; 2] = [DrainMode::Batch, DrainMode::Single];
 
-    fn run(self, n: u64, mode: DrainMode, prefill: bool) -> Result<Run, BenchError> {
-        match self {
-            Queue::Default => drain(TwoLockQueue::<u64>::new, n, mode, prefill, self.name()),
-            Queue::FinalTas => drain(
-                || {
-                    TwoLockQueue::<u64, TasLock, 128, StdLock>::with_options(
-                        Options::UNLIMITED_NODE_CACHE,
-                    )
-                },
-                n,
-                mode,
-                prefill,
-                self.name(),
-            ),
-        }
+/// One verified drain run of `n` items out of a fresh `queue`.
+fn drain_run(queue: Impl, n: u64, mode: DrainMode, prefill: bool) -> Result<Run, BenchError> {
+    let label = queue.name();
+    match queue {
+        Impl::Default => drain(TwoLockQueue::<u64>::new, n, mode, prefill, label),
+        Impl::FinalTas => drain(final_tas(), n, mode, prefill, label),
+        _ => Err(BenchError::Invalid(format!("{label}: not drained"))),
     }
 }
 
@@ -75,20 +56,14 @@ fn batch_x(sums: &CellSummaries<Cell>, (q, pre, m): Cell) -> Option<f64> {
         .flatten()
 }
 
-/// Queue, pre-filled or streaming, drain mode.
-type Cell = (Queue, bool, DrainMode);
-
 /// Runs the experiment; writes `pop_batch_runs.csv`, `pop_batch_summary.csv` and
-/// `pop_batch.svg` into `dir`.
+/// `pop_batch.svg`.
 pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
-    let modes = [DrainMode::Batch, DrainMode::Single];
-    let cells: Vec<Cell> = Queue::ALL
-        .iter()
-        .flat_map(|&q| {
-            [true, false]
-                .into_iter()
-                .flat_map(move |pre| modes.into_iter().map(move |m| (q, pre, m)))
-        })
+    let feeds = |q: Impl| [true, false].map(move |pre| (q, pre));
+    let cells: Vec<Cell> = QUEUES
+        .into_iter()
+        .flat_map(feeds)
+        .flat_map(|(q, pre)| MODES.map(|m| (q, pre, m)))
         .collect();
     let key = |(q, pre, m): Cell| {
         vec![
@@ -104,64 +79,49 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         "pop_batch",
         (&names, &key),
         &cells,
-        |(q, pre, m)| q.run(p.drain_items, m, pre),
+        |(q, pre, m)| drain_run(q, p.items, m, pre),
         ("batch_over_single", &batch_x),
     )?;
-    let find = |q: Queue, pre: bool, m: DrainMode| sums.get((q, pre, m));
-    let head = [
-        &names[..],
-        &["median items/s", "min", "max", "spread %", "batch x"],
-    ]
-    .concat();
-    let mut table = Table::new(&head, 3);
-    for ((q, pre, m), s) in sums.iter() {
-        table.row(&table_row(
-            key((q, pre, m)),
-            s,
-            f2(batch_x(&sums, (q, pre, m))),
-        ));
+    let mut table = summary_table(&names, &["batch x"]);
+    for (cell, s) in sums.iter() {
+        table.row(&summary_row(key(cell), s, f2(batch_x(&sums, cell))));
     }
     let targets = vec![TargetCheck {
         name: format!("DEFAULT pre-filled: pop_batch({BATCH}) / {BATCH} x try_pop (items/s)"),
-        measured: batch_x(&sums, (Queue::Default, true, DrainMode::Batch)),
+        measured: batch_x(&sums, (Impl::Default, true, DrainMode::Batch)),
         threshold: 3.0,
     }];
-    let chart = BarChart {
-        title: format!(
+    let chart = items_chart(
+        format!(
             "Drain, one consumer: pop_batch({BATCH}) vs {BATCH} x try_pop, N = {}, median of {}",
-            si(p.drain_items as f64),
+            si(p.items as f64),
             p.reps
         ),
-        y_label: "items / s (bars = min..max)".into(),
-        x_label: "queue, feed".into(),
-        categories: Queue::ALL
-            .iter()
-            .flat_map(|q| [true, false].map(|pre| format!("{} {}", q.name(), feed_name(pre))))
+        "queue, feed".into(),
+        QUEUES
+            .into_iter()
+            .flat_map(feeds)
+            .map(|(q, pre)| format!("{} {}", q.name(), feed_name(pre)))
             .collect(),
-        series: modes
+        MODES
             .iter()
             .map(|&m| {
-                BarSeries::new(
-                    mode_name(m),
-                    Queue::ALL
-                        .iter()
-                        .flat_map(|&q| [true, false].map(|pre| find(q, pre, m).map(Bar::from))),
-                )
+                let bars = QUEUES.into_iter().flat_map(feeds);
+                let bars = bars.map(|(q, pre)| sums.get((q, pre, m)).map(Bar::from));
+                BarSeries::new(mode_name(m), bars)
             })
             .collect(),
-    };
-    out.file("pop_batch.svg", &chart.render())?;
-    let mut text = format!(
-        "\n== pop_batch({BATCH}) vs {BATCH} x try_pop: one consumer, N = {} items, {} reps; items/s ==\n",
-        p.drain_items, p.reps
     );
-    text.push_str(&table.render());
-    text.push_str(&format!(
-        "pre-filled: one producer pushes all N first, only the drain is timed; streaming: one producer pushes while \
-         the consumer drains (producer-bound, informational); batch x = pop_batch median / {BATCH} x try_pop median\n\n"
+    out.file("pop_batch.svg", &chart)?;
+    out.say(&format!(
+        "\n== pop_batch({BATCH}) vs {BATCH} x try_pop: one consumer, N = {} items, {} reps; items/s ==\n{}\
+         pre-filled: one producer pushes all N first, only the drain is timed; streaming: one producer pushes while \
+         the consumer drains (producer-bound, informational); batch x = pop_batch median / {BATCH} x try_pop median\n\n{}",
+        p.items,
+        p.reps,
+        table.render(),
+        crate::table::targets(&targets)
     ));
-    text.push_str(&crate::table::targets(&targets));
-    out.say(&text);
     out.targets.extend(targets);
     Ok(())
 }

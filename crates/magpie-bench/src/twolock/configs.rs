@@ -8,8 +8,11 @@ use magpie_queue::twolock::{
     DEFAULT_NODE_BYTES,
 };
 
-use super::peers::{Bounded, Inject, MpmcQueue, MutexDeque, Seg};
-use super::run::{self, Run};
+use crossbeam_deque::Injector;
+use crossbeam_queue::SegQueue;
+
+use super::peers::{bounded, MpmcQueue, MutexDeque};
+use super::run::{self, Run, Side};
 use crate::BenchError;
 
 /// Which paper figure (series of section V) an implementation belongs to.
@@ -126,10 +129,10 @@ impls! {
 }
 
 impl Impl {
-    /// The reduced set run at the P, K points outside the full matrix: magpie's default,
-    /// the paper's final combinations and their base (optimal orders), the default with
-    /// the paper's node size, push lock or slot stamps, and the peers.
-    pub const REDUCED: [Impl; 11] = [
+    /// The set of the overview figure: magpie's default, the paper's final combinations
+    /// and their base (optimal orders), the default with the paper's node size, push lock
+    /// or slot stamps, and the peers.
+    pub const OVERVIEW: [Impl; 11] = [
         Impl::OptimalOrder,
         Impl::FinalTas,
         Impl::FinalTicket,
@@ -148,80 +151,90 @@ impl Impl {
         self.group() != Group::Peer
     }
 
-    /// One verified run of `n` items with `p` producers and `k` consumers.
-    pub fn run(self, p: usize, k: usize, n: u64, cap: Option<Duration>) -> Result<Run, BenchError> {
-        self.drive(Throughput {
-            producers: p,
-            consumers: k,
-            items: n,
-            cap,
-            label: self.name(),
-        })
-    }
-
-    /// Hands the constructor of this implementation's queue to the driver `d`, which runs
-    /// one measured loop on it (one match over the implementations serves every
-    /// experiment).
-    pub fn drive<D: Driver>(self, d: D) -> Result<Run, BenchError> {
+    /// One verified run of `work` on a fresh queue of this implementation (one match
+    /// over the implementations serves every experiment).
+    pub fn run(self, work: Workload) -> Result<Run, BenchError> {
         const NB: usize = DEFAULT_NODE_BYTES;
         let cpi = Options::CACHE_PUSH_INDEX;
+        let label = self.name();
         match self {
-            Impl::PaperDefault => d.go(std_locks(Options::DEFAULT_CONFIG)),
-            Impl::OptimalOrder => d.go(std_locks(Options::OPTIMAL_MEMORY_ORDER)),
-            Impl::CachePushIndex => d.go(std_locks(cpi)),
-            Impl::Node64 => d.go(tl::<StdLock, 64, StdLock>(cpi)),
-            Impl::Node1024 => d.go(tl::<StdLock, 1024, StdLock>(cpi)),
-            Impl::LimitedCache => d.go(std_locks(Options::LIMITED_NODE_CACHE)),
-            Impl::UnlimitedCache => d.go(std_locks(Options::UNLIMITED_NODE_CACHE)),
-            Impl::PopTas => d.go(tl::<TasLock, 128, StdLock>(cpi)),
-            Impl::PopTicket => d.go(tl::<TicketLock, 128, StdLock>(cpi)),
-            Impl::PopHybrid => d.go(tl::<HybridLock, 128, StdLock>(cpi)),
-            Impl::FinalTas => d.go(tl::<TasLock, 128, StdLock>(Options::UNLIMITED_NODE_CACHE)),
-            Impl::FinalTicket => d.go(tl::<TicketLock, 128, StdLock>(
-                Options::UNLIMITED_NODE_CACHE,
-            )),
-            Impl::Default => d.go(TwoLockQueue::<u64>::new),
-            Impl::Default128 => d.go(tl::<HybridLock, 128, TasLock>(Options::default())),
-            Impl::PushHybrid => d.go(tl::<HybridLock, NB, HybridLock>(Options::default())),
-            Impl::SlotStamps => d.go(tl::<HybridLock, NB, TasLock>(Options {
-                publication: Publication::SlotStamps,
-                ..Options::default()
-            })),
-            Impl::DefaultPopTas => d.go(tl::<TasLock, NB, TasLock>(Options::default())),
-            Impl::MutexDeque => d.go(MutexDeque::default),
-            Impl::SegQueue => d.go(Seg::default),
-            Impl::Injector => d.go(Inject::default),
-            Impl::ArrayQueue => d.go(Bounded::default),
+            Impl::PaperDefault => work.run(std_locks(Options::DEFAULT_CONFIG), label),
+            Impl::OptimalOrder => work.run(std_locks(Options::OPTIMAL_MEMORY_ORDER), label),
+            Impl::CachePushIndex => work.run(std_locks(cpi), label),
+            Impl::Node64 => work.run(tl::<StdLock, 64, StdLock>(cpi), label),
+            Impl::Node1024 => work.run(tl::<StdLock, 1024, StdLock>(cpi), label),
+            Impl::LimitedCache => work.run(std_locks(Options::LIMITED_NODE_CACHE), label),
+            Impl::UnlimitedCache => work.run(std_locks(Options::UNLIMITED_NODE_CACHE), label),
+            Impl::PopTas => work.run(tl::<TasLock, 128, StdLock>(cpi), label),
+            Impl::PopTicket => work.run(tl::<TicketLock, 128, StdLock>(cpi), label),
+            Impl::PopHybrid => work.run(tl::<HybridLock, 128, StdLock>(cpi), label),
+            Impl::FinalTas => work.run(final_tas(), label),
+            Impl::FinalTicket => work.run(
+                tl::<TicketLock, 128, StdLock>(Options::UNLIMITED_NODE_CACHE),
+                label,
+            ),
+            Impl::Default => work.run(TwoLockQueue::<u64>::new, label),
+            Impl::Default128 => work.run(tl::<HybridLock, 128, TasLock>(Options::default()), label),
+            Impl::PushHybrid => {
+                work.run(tl::<HybridLock, NB, HybridLock>(Options::default()), label)
+            }
+            Impl::SlotStamps => work.run(
+                tl::<HybridLock, NB, TasLock>(Options {
+                    publication: Publication::SlotStamps,
+                    ..Options::default()
+                }),
+                label,
+            ),
+            Impl::DefaultPopTas => work.run(tl::<TasLock, NB, TasLock>(Options::default()), label),
+            Impl::MutexDeque => work.run(MutexDeque::default, label),
+            Impl::SegQueue => work.run(SegQueue::new, label),
+            Impl::Injector => work.run(Injector::new, label),
+            Impl::ArrayQueue => work.run(bounded, label),
         }
     }
 }
 
-/// One measured loop, generic over the queue type: [`Impl::drive`] calls [`Driver::go`]
-/// with the constructor of the implementation's queue.
-pub trait Driver {
-    /// Runs the loop on a queue built by `make`.
-    fn go<Q: MpmcQueue, F: FnOnce() -> Q>(self, make: F) -> Result<Run, BenchError>;
+/// What one run does with a fresh queue.
+#[derive(Clone, Copy, Debug)]
+pub enum Workload {
+    /// [`run::throughput`]: producers and consumers at once, with a time cap.
+    Throughput {
+        /// Producer threads.
+        producers: usize,
+        /// Consumer threads.
+        consumers: usize,
+        /// Items pushed in all.
+        items: u64,
+        /// Time cap of the run (see [`run::Limits::cap`]).
+        cap: Option<Duration>,
+    },
+    /// [`run::one_side`]: only producers or only consumers.
+    OneSide {
+        /// Push or pop.
+        side: Side,
+        /// Threads of that side.
+        threads: usize,
+        /// Items pushed or popped in all.
+        items: u64,
+    },
 }
 
-/// The throughput loop ([`run::throughput`]) as a [`Driver`].
-struct Throughput<'a> {
-    producers: usize,
-    consumers: usize,
-    items: u64,
-    cap: Option<Duration>,
-    label: &'a str,
-}
-
-impl Driver for Throughput<'_> {
-    fn go<Q: MpmcQueue, F: FnOnce() -> Q>(self, make: F) -> Result<Run, BenchError> {
-        run::throughput(
-            make,
-            self.producers,
-            self.consumers,
-            self.items,
-            self.cap,
-            self.label,
-        )
+impl Workload {
+    /// Runs this workload on the queue `make` builds; `label` names the run in errors.
+    fn run<Q: MpmcQueue>(self, make: impl FnOnce() -> Q, label: &str) -> Result<Run, BenchError> {
+        match self {
+            Workload::Throughput {
+                producers,
+                consumers,
+                items,
+                cap,
+            } => run::throughput(make, producers, consumers, items, cap, label),
+            Workload::OneSide {
+                side,
+                threads,
+                items,
+            } => run::one_side(make, side, threads, items, label),
+        }
     }
 }
 
@@ -237,6 +250,11 @@ fn std_locks(options: Options) -> impl FnOnce() -> TwoLockQueue<u64, StdLock, 12
     tl(options)
 }
 
+/// Constructor of [`Impl::FinalTas`] (also used by the drain experiment).
+pub fn final_tas() -> impl FnOnce() -> TwoLockQueue<u64, TasLock, 128, StdLock> {
+    tl(Options::UNLIMITED_NODE_CACHE)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,9 +266,15 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), Impl::ALL.len());
         for i in Impl::ALL {
-            let r = i.run(2, 2, 5_000, None).unwrap();
+            let work = Workload::Throughput {
+                producers: 2,
+                consumers: 2,
+                items: 5_000,
+                cap: None,
+            };
+            let r = i.run(work).unwrap();
             assert_eq!(r.items, 5_000, "{}", i.name());
         }
-        assert!(Impl::REDUCED.iter().all(|i| Impl::ALL.contains(i)));
+        assert!(Impl::OVERVIEW.iter().all(|i| Impl::ALL.contains(i)));
     }
 }

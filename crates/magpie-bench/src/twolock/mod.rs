@@ -15,23 +15,19 @@ use std::time::Duration;
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
-use crate::table::{f2, si};
+use crate::svg::{BarChart, BarSeries};
+use crate::table::{f2, si, Table};
 use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Sizes of the experiments, derived from `--quick` and `--reps`.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
-    /// Items per throughput run.
+    /// Items per run.
     pub items: u64,
-    /// Items per drain run (pop_batch experiment) and per one-side run.
-    pub drain_items: u64,
     /// Repetitions per configuration.
     pub reps: usize,
     /// Cores available to this process.
     pub cores: usize,
-    /// Run every implementation at every P,K point (else the full matrix only at
-    /// P=1,K=1 and P=2,K=2; see [`throughput`]).
-    pub full_matrix: bool,
     /// Time cap of one throughput run (see [`run::Limits::cap`]): about 5× the slowest
     /// normal run on a busy 2-core machine, so only collapsed configurations hit it.
     pub run_cap: Duration,
@@ -39,26 +35,12 @@ pub struct Params {
 
 impl Params {
     /// Quick: 200k items, 3 repetitions; default: 2M items, 7 repetitions.
-    pub fn new(quick: bool, reps: Option<usize>) -> Params {
-        let cores = affinity::available_cores();
-        if quick {
-            Params {
-                items: 200_000,
-                drain_items: 200_000,
-                reps: reps.unwrap_or(3),
-                cores,
-                full_matrix: true,
-                run_cap: Duration::from_millis(250),
-            }
-        } else {
-            Params {
-                items: 2_000_000,
-                drain_items: 2_000_000,
-                reps: reps.unwrap_or(7),
-                cores,
-                full_matrix: true,
-                run_cap: Duration::from_secs(1),
-            }
+    pub fn new(opts: &RunOptions) -> Params {
+        Params {
+            items: if opts.quick { 200_000 } else { 2_000_000 },
+            reps: opts.reps_or(3, 7),
+            cores: affinity::available_cores(),
+            run_cap: Duration::from_millis(if opts.quick { 250 } else { 1000 }),
         }
     }
 }
@@ -66,31 +48,38 @@ impl Params {
 /// Runs the three experiments, prints tables and writes CSV + SVG + report.txt.
 pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     let mut out = opts.out()?;
-    let params = Params::new(opts.quick, opts.reps);
-    out.say(&environment_note(&params));
-    throughput::run(&params, &mut out)?;
-    sides::run(&params, &mut out)?;
-    batch::run(&params, &mut out)?;
+    let p = Params::new(opts);
+    out.say(&format!(
+        "twolock bench: N = {} u64 items per run, {} reps; {} core(s) available; {}\n",
+        p.items,
+        p.reps,
+        p.cores,
+        affinity::load_note(p.cores, "see spread %")
+    ));
+    throughput::run(&p, &mut out)?;
+    sides::run(&p, &mut out)?;
+    batch::run(&p, &mut out)?;
     let all = crate::table::targets(&out.targets);
     out.say(&format!("\n== twolock targets (all) ==\n{all}"));
     out.finish("report.txt")
 }
 
-/// A ratio computed from an experiment's summaries for one cell.
-type Ratio<K> = dyn Fn(&CellSummaries<K>, K) -> Option<f64>;
+/// How an experiment names its cells in the CSVs: the key columns and a cell's values.
+type CellColumns<'a, K> = (&'a [&'a str], &'a dyn Fn(K) -> Vec<String>);
 
-/// Measures `cells` (named in the CSVs by the columns `names` with the values `key`)
-/// `p.reps` times, interleaved, as items/s of `run`; writes `{stem}_runs.csv` and
-/// `{stem}_summary.csv`, the latter with the column `extra` from `extra_of`. Returns
-/// the summaries.
+/// The summary's last column: its name and a ratio computed from the summaries.
+type RatioColumn<'a, K> = (&'a str, &'a dyn Fn(&CellSummaries<K>, K) -> Option<f64>);
+
+/// Measures `cells` `p.reps` times, interleaved, as items/s of `run`; writes
+/// `{stem}_runs.csv` and `{stem}_summary.csv` and returns the summaries.
 fn items_per_sec<K: Copy + PartialEq>(
     p: &Params,
     out: &mut Out,
     stem: &str,
-    (names, key): (&[&str], &dyn Fn(K) -> Vec<String>),
+    (names, key): CellColumns<K>,
     cells: &[K],
     mut run: impl FnMut(K) -> Result<run::Run, BenchError>,
-    (extra, extra_of): (&str, &Ratio<K>),
+    (extra, extra_of): RatioColumn<K>,
 ) -> Result<CellSummaries<K>, BenchError> {
     let tail = ["rep", "items", "seconds", "items_per_sec"];
     let mut runs = Csv::new(&[&["experiment"][..], names, &tail].concat());
@@ -122,21 +111,33 @@ fn items_per_sec<K: Copy + PartialEq>(
     Ok(sums)
 }
 
-/// A table row of a summary: `key`, median, min, max (items/s), spread and `extra`.
-fn table_row(key: Vec<String>, s: &Summary, extra: String) -> Vec<String> {
+/// A table of summaries: the `keys` columns, median, min, max (items/s), spread, `extra`.
+fn summary_table(keys: &[&str], extra: &[&str]) -> Table {
+    let stats = ["median items/s", "min", "max", "spread %"];
+    Table::new(&[keys, &stats, extra].concat(), keys.len())
+}
+
+/// A row of a [`summary_table`]: `key`, the summary's columns and `extra`.
+fn summary_row(key: Vec<String>, s: &Summary, extra: String) -> Vec<String> {
     let mut row = key;
     row.extend([si(s.median), si(s.min), si(s.max)]);
     row.extend([format!("{:.1}", s.spread_pct()), extra]);
     row
 }
 
-/// One paragraph about the machine: cores and load.
-fn environment_note(p: &Params) -> String {
-    format!(
-        "twolock bench: N = {} u64 items per run, {} reps; {} core(s) available; {}\n",
-        p.items,
-        p.reps,
-        p.cores,
-        affinity::load_note(p.cores, "see spread %")
-    )
+/// A bar chart of medians in items/s, with min..max error bars.
+fn items_chart(
+    title: String,
+    x_label: String,
+    categories: Vec<String>,
+    series: Vec<BarSeries>,
+) -> String {
+    BarChart {
+        title,
+        y_label: "items / s (bars = min..max)".into(),
+        x_label,
+        categories,
+        series,
+    }
+    .render()
 }

@@ -1,8 +1,7 @@
 //! The small trait every MPMC queue under test implements, so all of them run the
-//! identical producer/consumer loops of [`run`](mod@super::run), and its implementations:
-//! magpie's [`TwoLockQueue`] (any lock / node size / options) and the peers
-//! `Mutex<VecDeque>`, crossbeam `SegQueue`, crossbeam-deque `Injector` and crossbeam
-//! `ArrayQueue` (bounded).
+//! identical loops of [`run`](mod@super::run): magpie's [`TwoLockQueue`] (any lock, node
+//! size and options) and the peers `Mutex<VecDeque>`, crossbeam's `SegQueue`,
+//! `Injector` and bounded `ArrayQueue`.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -41,58 +40,46 @@ impl<L: PopLock, const NODE_BYTES: usize, P: PopLock> MpmcQueue
 }
 
 /// The baseline every thread pool starts with: a `VecDeque` behind one `std` mutex.
-#[derive(Debug, Default)]
-pub struct MutexDeque(Mutex<VecDeque<u64>>);
+pub type MutexDeque = Mutex<VecDeque<u64>>;
 
 impl MpmcQueue for MutexDeque {
     #[inline]
     fn try_push(&self, v: u64) -> Result<(), u64> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push_back(v);
+        self.lock().unwrap_or_else(|e| e.into_inner()).push_back(v);
         Ok(())
     }
 
     #[inline]
     fn try_pop(&self) -> Option<u64> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
+        self.lock().unwrap_or_else(|e| e.into_inner()).pop_front()
     }
 }
 
-/// crossbeam-queue's unbounded lock-free `SegQueue`.
-#[derive(Debug, Default)]
-pub struct Seg(SegQueue<u64>);
-
-impl MpmcQueue for Seg {
+impl MpmcQueue for SegQueue<u64> {
     #[inline]
     fn try_push(&self, v: u64) -> Result<(), u64> {
-        self.0.push(v);
+        self.push(v);
         Ok(())
     }
 
     #[inline]
     fn try_pop(&self) -> Option<u64> {
-        self.0.pop()
+        self.pop()
     }
 }
 
-/// crossbeam-deque's `Injector` (the global queue of crossbeam/rayon-style pools);
-/// consumers take single items with `steal`, retrying while it says `Retry`.
-#[derive(Debug, Default)]
-pub struct Inject(Injector<u64>);
-
-impl MpmcQueue for Inject {
+/// Consumers take single items with `steal`, retrying while it says `Retry`.
+impl MpmcQueue for Injector<u64> {
     #[inline]
     fn try_push(&self, v: u64) -> Result<(), u64> {
-        self.0.push(v);
+        self.push(v);
         Ok(())
     }
 
     #[inline]
     fn try_pop(&self) -> Option<u64> {
         loop {
-            match self.0.steal() {
+            match self.steal() {
                 Steal::Success(v) => return Some(v),
                 Steal::Empty => return None,
                 Steal::Retry => std::hint::spin_loop(),
@@ -101,32 +88,25 @@ impl MpmcQueue for Inject {
     }
 }
 
-/// crossbeam-queue's bounded lock-free `ArrayQueue` (capacity [`Bounded::CAPACITY`]):
-/// when full, `try_push` hands the item back and the producer backs off.
-#[derive(Debug)]
-pub struct Bounded(ArrayQueue<u64>);
+/// Capacity of the bounded peer, in items: large enough that producers rarely wait when
+/// consumers keep up.
+pub const BOUNDED_CAPACITY: usize = 8192;
 
-impl Bounded {
-    /// Capacity in items: large enough that producers rarely wait when consumers keep up.
-    pub const CAPACITY: usize = 8192;
+/// The bounded peer: crossbeam's `ArrayQueue` of [`BOUNDED_CAPACITY`] items; when it is
+/// full, `try_push` hands the item back and the producer backs off.
+pub fn bounded() -> ArrayQueue<u64> {
+    ArrayQueue::new(BOUNDED_CAPACITY)
 }
 
-impl Default for Bounded {
-    /// An empty queue of [`Self::CAPACITY`] items.
-    fn default() -> Self {
-        Bounded(ArrayQueue::new(Self::CAPACITY))
-    }
-}
-
-impl MpmcQueue for Bounded {
+impl MpmcQueue for ArrayQueue<u64> {
     #[inline]
     fn try_push(&self, v: u64) -> Result<(), u64> {
-        self.0.push(v)
+        self.push(v)
     }
 
     #[inline]
     fn try_pop(&self) -> Option<u64> {
-        self.0.pop()
+        self.pop()
     }
 }
 
@@ -148,15 +128,15 @@ mod tests {
     fn every_queue_is_fifo() {
         fifo(TwoLockQueue::<u64>::new());
         fifo(MutexDeque::default());
-        fifo(Seg::default());
-        fifo(Inject::default());
-        fifo(Bounded::default());
+        fifo(SegQueue::new());
+        fifo(Injector::new());
+        fifo(bounded());
     }
 
     #[test]
     fn bounded_hands_back_when_full() {
-        let q = Bounded::default();
-        for v in 0..Bounded::CAPACITY as u64 {
+        let q = bounded();
+        for v in 0..BOUNDED_CAPACITY as u64 {
             q.try_push(v).unwrap();
         }
         assert_eq!(q.try_push(7), Err(7));

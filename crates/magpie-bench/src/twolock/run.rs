@@ -286,6 +286,15 @@ fn join<T>(h: thread::ScopedJoinHandle<'_, T>, what: &str) -> Result<T, BenchErr
     })
 }
 
+/// Joins every one of `handles`, then returns their results or the first error.
+fn join_all<T>(
+    handles: Vec<thread::ScopedJoinHandle<'_, T>>,
+    what: &str,
+) -> Result<Vec<T>, BenchError> {
+    let results: Vec<_> = handles.into_iter().map(|h| join(h, what)).collect();
+    results.into_iter().collect()
+}
+
 /// Time limits of one throughput run.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -339,7 +348,7 @@ fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
     let (start, pushed, results) = thread::scope(|s| -> Result<_, BenchError> {
         let (q, ready, go, abort, stop, consumed) =
             (&q, &ready.0, &go.0, &abort.0, &stop.0, &consumed.0);
-        let prods: Vec<_> = (0..producers)
+        let (lows, prods): (Vec<u64>, Vec<_>) = (0..producers)
             .map(|p| {
                 let (lo, hi) = share(n, producers, p);
                 let h = s.spawn(move || {
@@ -350,7 +359,7 @@ fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
                 });
                 (lo, h)
             })
-            .collect();
+            .unzip();
         let cons: Vec<_> = (0..consumers)
             .map(|_| {
                 s.spawn(move || {
@@ -364,29 +373,15 @@ fn throughput_with<Q: MpmcQueue, F: FnOnce() -> Q>(
         wait_ready(ready, producers + consumers);
         let start = Instant::now();
         go.store(true, Ordering::Release);
-        let mut first_err = None;
-        let mut pushed = Vec::with_capacity(producers);
-        for (lo, h) in prods {
-            match join(h, "producer") {
-                Ok(k) => pushed.push((lo, lo + k)),
-                Err(e) => {
-                    first_err.get_or_insert(e);
-                }
-            }
-        }
-        let mut results = Vec::with_capacity(consumers);
-        for h in cons {
-            match join(h, "consumer") {
-                Ok(r) => results.push(r),
-                Err(e) => {
-                    first_err.get_or_insert(e);
-                }
-            }
-        }
-        match first_err {
-            Some(e) => Err(e),
-            None => Ok((start, pushed, results)),
-        }
+        // Join every thread before reporting the first error.
+        let counts = join_all(prods, "producer");
+        let results = join_all(cons, "consumer");
+        let pushed: Vec<_> = lows
+            .into_iter()
+            .zip(counts?)
+            .map(|(lo, k)| (lo, lo + k))
+            .collect();
+        Ok((start, pushed, results?))
     })
     .map_err(|e| name_worker_error(e, label))?;
     let mut total = Taken::default();

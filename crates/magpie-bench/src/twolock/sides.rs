@@ -3,14 +3,13 @@
 //! and its cost under contention. No target; it explains the gains and losses against
 //! `SegQueue`.
 
-use super::configs::{Driver, Impl};
-use super::peers::MpmcQueue;
-use super::run::{one_side, Run, Side};
-use super::{items_per_sec, table_row, Params};
+use super::configs::{Impl, Workload};
+use super::run::Side;
+use super::{items_chart, items_per_sec, summary_row, summary_table, Params};
 use crate::output::Out;
 use crate::stats::CellSummaries;
-use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{f2, si, Table};
+use crate::svg::{Bar, BarSeries};
+use crate::table::{f2, si};
 use crate::BenchError;
 
 /// The queues compared (bounded peers cannot hold `N` items, so `ArrayQueue` is absent).
@@ -31,96 +30,76 @@ pub const PHASES: [(Side, usize); 4] = [
     (Side::Pop, 2),
 ];
 
-fn phase_name((side, threads): (Side, usize)) -> String {
-    let what = match side {
+/// A phase and an implementation.
+type Cell = ((Side, usize), Impl);
+
+fn side_name(side: Side) -> &'static str {
+    match side {
         Side::Push => "push",
         Side::Pop => "pop",
-    };
-    format!("{what} x{threads}")
-}
-
-/// [`one_side`] as a [`Driver`].
-struct OneSide<'a> {
-    side: Side,
-    threads: usize,
-    items: u64,
-    label: &'a str,
-}
-
-impl Driver for OneSide<'_> {
-    fn go<Q: MpmcQueue, F: FnOnce() -> Q>(self, make: F) -> Result<Run, BenchError> {
-        one_side(make, self.side, self.threads, self.items, self.label)
     }
+}
+
+fn phase_name((side, threads): (Side, usize)) -> String {
+    format!("{} x{threads}", side_name(side))
 }
 
 /// Runs the experiment; writes `sides_runs.csv`, `sides_summary.csv` and `sides.svg`.
 pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
-    let cells: Vec<((Side, usize), Impl)> = PHASES
+    let cells: Vec<Cell> = PHASES
         .iter()
-        .flat_map(|&ph| IMPLS.iter().map(move |&i| (ph, i)))
+        .flat_map(|&ph| IMPLS.map(|i| (ph, i)))
         .collect();
-    let side = |s: Side| format!("{s:?}").to_lowercase();
-    let key = |((s, threads), imp): ((Side, usize), Impl)| {
-        vec![imp.name().to_string(), side(s), threads.to_string()]
+    let key = |((side, threads), imp): Cell| {
+        vec![
+            imp.name().to_string(),
+            side_name(side).to_string(),
+            threads.to_string(),
+        ]
     };
-    let run = |((side, threads), imp): ((Side, usize), Impl)| {
-        let label = imp.name();
-        let items = p.drain_items;
-        imp.drive(OneSide {
+    let run = |((side, threads), imp): Cell| {
+        let items = p.items;
+        imp.run(Workload::OneSide {
             side,
             threads,
             items,
-            label,
         })
     };
-    let x_seg = |sums: &CellSummaries<_>, (ph, imp)| sums.ratio((ph, imp), (ph, Impl::SegQueue));
+    let x_seg =
+        |sums: &CellSummaries<Cell>, (ph, imp): Cell| sums.ratio((ph, imp), (ph, Impl::SegQueue));
     let names = ["impl", "side", "threads"];
     let extra = ("x_segqueue", &x_seg as _);
     let sums = items_per_sec(p, out, "sides", (&names, &key), &cells, run, extra)?;
-    let head = [
-        "phase",
-        "impl",
-        "median items/s",
-        "min",
-        "max",
-        "spread %",
-        "x SegQueue",
-    ];
-    let mut table = Table::new(&head, 2);
+    let mut table = summary_table(&["phase", "impl"], &["x SegQueue"]);
     for ((ph, imp), s) in sums.iter() {
         let key = vec![phase_name(ph), imp.name().to_string()];
-        table.row(&table_row(key, s, f2(x_seg(&sums, (ph, imp)))));
+        table.row(&summary_row(key, s, f2(x_seg(&sums, (ph, imp)))));
     }
-    let chart = BarChart {
-        title: format!(
+    let chart = items_chart(
+        format!(
             "One side at a time: push-only / pop-only, N = {}, median of {}",
-            si(p.drain_items as f64),
+            si(p.items as f64),
             p.reps
         ),
-        y_label: "items / s (bars = min..max)".into(),
-        x_label: "phase (side x threads)".into(),
-        categories: PHASES.iter().map(|&ph| phase_name(ph)).collect(),
-        series: IMPLS
+        "phase (side x threads)".into(),
+        PHASES.map(phase_name).to_vec(),
+        IMPLS
             .iter()
             .map(|&imp| {
-                BarSeries::new(
-                    imp.name(),
-                    PHASES.iter().map(|&ph| sums.get((ph, imp)).map(Bar::from)),
-                )
+                let bars = PHASES.iter().map(|&ph| sums.get((ph, imp)).map(Bar::from));
+                BarSeries::new(imp.name(), bars)
             })
             .collect(),
-    };
-    out.file("sides.svg", &chart.render())?;
-    let mut text = format!(
-        "\n== one side at a time: push-only / pop-only, N = {} u64 items, {} reps; items/s ==\n",
-        p.drain_items, p.reps
     );
-    text.push_str(&table.render());
-    text.push_str(
+    out.file("sides.svg", &chart)?;
+    out.say(&format!(
+        "\n== one side at a time: push-only / pop-only, N = {} u64 items, {} reps; items/s ==\n{}{}",
+        p.items,
+        p.reps,
+        table.render(),
         "push xT: T producers push N items into an empty queue (nobody pops); pop xT: T consumers try_pop a \
          pre-filled queue until it is empty (nobody pushes). x2 = every operation contends with the other \
          thread of its side. Informational (no target): the mixed P,K runs above are made of these phases.\n",
-    );
-    out.say(&text);
+    ));
     Ok(())
 }

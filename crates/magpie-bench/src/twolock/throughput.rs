@@ -1,51 +1,90 @@
 //! Throughput of `N` items through the queue with `P` producers and `K` consumers (paper
-//! III/V), every configuration and peer in one run; without [`Params::full_matrix`] only
-//! `P=1,K=1` and `P=2,K=2` run everything and the other points [`Impl::REDUCED`].
+//! III/V): every configuration and peer at every point.
 
-use super::configs::Impl;
-use super::{table_row, Params};
+use super::configs::{Impl, Workload};
+use super::run::Run;
+use super::{items_chart, summary_row, summary_table, Params};
 use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{median, CellSummaries, Summary};
-use crate::svg::{Bar, BarChart, BarSeries};
-use crate::table::{f2, si, Table};
+use crate::svg::{Bar, BarSeries};
+use crate::table::{f2, si};
 use crate::{BenchError, TargetCheck};
 
 /// The `(P, K)` points, in table order.
 pub const POINTS: [(usize, usize); 6] = [(1, 1), (1, 2), (2, 1), (2, 2), (4, 1), (4, 2)];
 
-/// Points that always run every implementation.
-pub const FULL: [(usize, usize); 2] = [(1, 1), (2, 2)];
+/// Points where magpie's default must beat the peers by the targets' margins.
+pub const TARGET_POINTS: [(usize, usize); 2] = [(1, 1), (2, 2)];
 
 /// Oversubscription floor: no two-lock configuration below this × `Mutex<VecDeque>`.
 pub const OVERSUB_FLOOR: f64 = 0.5;
 
-/// The implementations measured at point `(p, k)`.
-pub fn impls_at(pk: (usize, usize), full_matrix: bool) -> &'static [Impl] {
-    if full_matrix || FULL.contains(&pk) {
-        &Impl::ALL
-    } else {
-        &Impl::REDUCED
-    }
-}
+/// The charts, one per paper figure: file name, title and series.
+const FIGURES: [(&str, &str, &[Impl]); 5] = [
+    (
+        "throughput_fig1_memory_order.svg",
+        "V.A memory orders, cached push index",
+        &[
+            Impl::PaperDefault,
+            Impl::OptimalOrder,
+            Impl::CachePushIndex,
+            Impl::MutexDeque,
+        ],
+    ),
+    (
+        "throughput_fig2_node_size.svg",
+        "V.B node size",
+        &[
+            Impl::Node64,
+            Impl::CachePushIndex,
+            Impl::Node1024,
+            Impl::MutexDeque,
+        ],
+    ),
+    (
+        "throughput_fig3_node_cache.svg",
+        "V.C node cache",
+        &[
+            Impl::CachePushIndex,
+            Impl::LimitedCache,
+            Impl::UnlimitedCache,
+            Impl::MutexDeque,
+        ],
+    ),
+    (
+        "throughput_fig4_pop_lock.svg",
+        "V.D pop lock (std = cache-push-index)",
+        &[
+            Impl::CachePushIndex,
+            Impl::PopTas,
+            Impl::PopTicket,
+            Impl::PopHybrid,
+            Impl::MutexDeque,
+        ],
+    ),
+    (
+        "throughput_fig5_final.svg",
+        "V.E final configs, DEFAULT, peers",
+        &Impl::OVERVIEW,
+    ),
+];
 
-/// One chart: file name, title, series, categories.
-type Figure = (&'static str, &'static str, Vec<Impl>, Vec<(usize, usize)>);
+/// A point `(P, K)` and an implementation.
+type Cell = ((usize, usize), Impl);
 
 fn pk_name((p, k): (usize, usize)) -> String {
     format!("P={p},K={k}")
 }
 
 /// Runs the experiment; writes `throughput_runs.csv`, `throughput_summary.csv` and one
-/// SVG per paper figure into `dir`.
+/// SVG per paper figure.
 pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
-    let cells: Vec<((usize, usize), Impl)> = POINTS
+    let cells: Vec<Cell> = POINTS
         .iter()
-        .flat_map(|&pk| impls_at(pk, p.full_matrix).iter().map(move |&i| (pk, i)))
+        .flat_map(|&pk| Impl::ALL.map(|i| (pk, i)))
         .collect();
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
-    let mut empties: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
-    let mut truncated: Vec<usize> = vec![0; cells.len()];
+    let mut runs_of: Vec<Vec<Run>> = vec![Vec::new(); cells.len()];
     let mut runs = Csv::new(&[
         "experiment",
         "impl",
@@ -62,159 +101,112 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         "items_per_sec",
         "empty_polls",
     ]);
-    let oversub = |(pp, k): (usize, usize)| pp + k > p.cores;
     crate::order::interleave("twolock throughput", cells.len(), p.reps, |rep, c| {
-        let (pk, imp) = cells[c];
-        let r = imp.run(pk.0, pk.1, p.items, Some(p.run_cap))?;
-        if r.truncated {
-            truncated[c] += 1;
-        }
-        samples[c].push(r.items_per_sec());
-        empties[c].push(r.empty_per_1k());
-        runs.row(&[
-            "throughput".to_string(),
-            imp.name().to_string(),
-            imp.group().name().to_string(),
-            imp.describe().to_string(),
-            pk.0.to_string(),
-            pk.1.to_string(),
+        let ((producers, consumers), imp) = cells[c];
+        let r = imp.run(Workload::Throughput {
+            producers,
+            consumers,
+            items: p.items,
+            cap: Some(p.run_cap),
+        })?;
+        runs_of[c].push(r);
+        let mut row = vec!["throughput".to_string()];
+        row.extend(cell_columns(cells[c]));
+        row.extend([
             p.cores.to_string(),
-            oversub(pk).to_string(),
-            (rep + 1).to_string(),
-            r.items.to_string(),
-            r.truncated.to_string(),
-            format!("{:.6}", r.secs),
+            oversubscribed(p, cells[c].0).to_string(),
+        ]);
+        row.extend([(rep + 1).to_string(), r.items.to_string()]);
+        row.extend([r.truncated.to_string(), format!("{:.6}", r.secs)]);
+        row.extend([
             format!("{:.0}", r.items_per_sec()),
             r.empty_polls.to_string(),
         ]);
-        Ok(())
+        runs.row(&row);
+        Ok::<(), BenchError>(())
     })?;
+    let samples: Vec<Vec<f64>> = runs_of
+        .iter()
+        .map(|rs| per_run(rs, Run::items_per_sec))
+        .collect();
     let sums = CellSummaries::new(&cells, &samples)?;
-    let find = |pk: (usize, usize), imp: Impl| sums.get((pk, imp));
-    let ratio = |pk, a: Impl, b: Impl| sums.ratio((pk, a), (pk, b));
-
-    let lead = [
-        "impl",
-        "series",
-        "config",
-        "producers",
-        "consumers",
-        "oversubscribed",
-        "reps",
-    ];
     let mut summary = Csv::new(
         &[
-            &lead[..],
+            &["impl", "series", "config", "producers", "consumers"][..],
+            &["oversubscribed", "reps"],
             &Summary::csv_columns("median_items_per_sec"),
-            &[
-                "x_mutex_vecdeque",
-                "x_segqueue",
-                "truncated_runs",
-                "median_empty_polls_per_1k_items",
-            ],
+            &["x_mutex_vecdeque", "x_segqueue", "truncated_runs"],
+            &["median_empty_polls_per_1k_items"],
         ]
         .concat(),
     );
     let mut text = format!(
-        "\n== two-lock queue throughput: N = {} u64 items, P producers, K consumers, {} reps; items/s ==\n",
-        p.items, p.reps
+        "\n== two-lock queue throughput: N = {} u64 items, P producers, K consumers, {} reps; items/s ==\n\
+         full matrix: all {} implementations at every P,K point\n",
+        p.items,
+        p.reps,
+        Impl::ALL.len()
     );
-    if p.full_matrix {
-        text.push_str(&format!(
-            "full matrix: all {} implementations at every P,K point\n",
-            Impl::ALL.len()
-        ));
-    } else {
-        text.push_str(&format!(
-            "full matrix ({} implementations) only at {}; reduced set ({}) at the other points\n",
-            Impl::ALL.len(),
-            FULL.map(pk_name).join(" and "),
-            Impl::REDUCED.map(|i| i.name()).join(", ")
-        ));
-    }
     let mut below: Vec<String> = Vec::new();
-    let mut total_cut = 0;
-    for &pk in &POINTS {
-        let threads = pk.0 + pk.1;
+    let mut total_capped = 0;
+    for pk in POINTS {
         text.push_str(&format!(
-            "\n-- {}: {threads} threads on {} core(s){} --\n",
+            "\n-- {}: {} threads on {} core(s){} --\n",
             pk_name(pk),
+            pk.0 + pk.1,
             p.cores,
-            if oversub(pk) {
+            if oversubscribed(p, pk) {
                 ": OVERSUBSCRIBED (threads exceed cores)"
             } else {
                 ""
             }
         ));
-        let mut table = Table::new(
-            &[
-                "impl",
-                "series",
-                "median items/s",
-                "min",
-                "max",
-                "spread %",
-                "x Mutex",
-                "x SegQueue",
-                "empty/1k",
-                "note",
-            ],
-            2,
-        );
-        for &imp in impls_at(pk, p.full_matrix) {
-            let Some(s) = find(pk, imp) else { continue };
-            let cell = cells.iter().position(|&c| c == (pk, imp));
-            let cut = cell.map_or(0, |c| truncated[c]);
-            let empty = cell.and_then(|c| median(&empties[c])).unwrap_or(0.0);
-            total_cut += cut;
-            let xm = ratio(pk, imp, Impl::MutexDeque);
-            let xs = ratio(pk, imp, Impl::SegQueue);
-            let low = imp.is_twolock() && oversub(pk) && xm.is_some_and(|r| r < OVERSUB_FLOOR);
-            if low {
+        let extra = ["x Mutex", "x SegQueue", "empty/1k", "note"];
+        let mut table = summary_table(&["impl", "series"], &extra);
+        for (c, &cell) in cells.iter().enumerate().filter(|(_, c)| c.0 == pk) {
+            let Some(s) = sums.get(cell) else { continue };
+            let imp = cell.1;
+            let capped = runs_of[c].iter().filter(|r| r.truncated).count();
+            let empty = median(&per_run(&runs_of[c], Run::empty_per_1k)).unwrap_or(0.0);
+            total_capped += capped;
+            let x_mutex = sums.ratio(cell, (pk, Impl::MutexDeque));
+            let x_seg = sums.ratio(cell, (pk, Impl::SegQueue));
+            let mut row = cell_columns(cell);
+            row.extend([oversubscribed(p, pk).to_string(), s.n.to_string()]);
+            row.extend(s.csv_fields(0));
+            row.extend([f2(x_mutex), f2(x_seg), capped.to_string()]);
+            row.push(format!("{empty:.2}"));
+            summary.row(&row);
+            let mut note = Vec::new();
+            let below_floor = x_mutex.is_some_and(|x| x < OVERSUB_FLOOR);
+            if imp.is_twolock() && oversubscribed(p, pk) && below_floor {
                 below.push(format!(
                     "{} at {} ({:.2}x)",
                     imp.name(),
                     pk_name(pk),
-                    xm.unwrap_or(0.0)
+                    x_mutex.unwrap_or(0.0)
                 ));
-            }
-            let mut row = vec![
-                imp.name().to_string(),
-                imp.group().name().to_string(),
-                imp.describe().to_string(),
-                pk.0.to_string(),
-                pk.1.to_string(),
-                oversub(pk).to_string(),
-                s.n.to_string(),
-            ];
-            row.extend(s.csv_fields(0));
-            row.extend([f2(xm), f2(xs), cut.to_string(), format!("{empty:.2}")]);
-            summary.row(&row);
-            let mut note = Vec::new();
-            if low {
                 note.push(format!("< {OVERSUB_FLOOR}x Mutex"));
             }
-            if cut > 0 {
-                note.push(format!("{cut}/{} capped", s.n));
+            if capped > 0 {
+                note.push(format!("{capped}/{} capped", s.n));
             }
             let key = vec![imp.name().to_string(), imp.group().name().to_string()];
-            let mut row = table_row(key, &s, f2(xm));
-            row.extend([f2(xs), format!("{empty:.1}"), note.join(", ")]);
+            let mut row = summary_row(key, &s, f2(x_mutex));
+            row.extend([f2(x_seg), format!("{empty:.1}"), note.join(", ")]);
             table.row(&row);
         }
         text.push_str(&table.render());
     }
     text.push_str(
         "spread = (max-min)/median; x Mutex / x SegQueue = this row's median / that peer's median at the same P,K; \
-         empty/1k = median times per 1000 items a consumer found the queue empty (high: consumers caught up and chase the producers)\n",
-    );
-    text.push_str(
-        "paper-default uses SeqCst where the paper says release-acquire everywhere (the crate's DEFAULT_CONFIG); \
+         empty/1k = median times per 1000 items a consumer found the queue empty (high: consumers caught up and chase the producers)\n\
+         paper-default uses SeqCst where the paper says release-acquire everywhere (the crate's DEFAULT_CONFIG); \
          DEFAULT = magpie's TwoLockQueue::new() (1024-byte nodes, bounded node cache, hybrid pop lock, TAS push lock)\n",
     );
-    if total_cut > 0 {
+    if total_capped > 0 {
         text.push_str(&format!(
-            "NOTE: {total_cut} run(s) hit the {:.2}s time cap before all N items went through (\"capped\"): \
+            "NOTE: {total_capped} run(s) hit the {:.2}s time cap before all N items went through (\"capped\"): \
              their rate is items consumed / elapsed, the rest was drained and verified untimed\n",
             p.run_cap.as_secs_f64()
         ));
@@ -229,27 +221,95 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             below.join("; ")
         ));
     }
-
-    // Targets.
-    let mut targets = Vec::new();
-    for pk in FULL {
-        targets.push(TargetCheck {
-            name: format!("{}: DEFAULT / Mutex<VecDeque>", pk_name(pk)),
-            measured: ratio(pk, Impl::Default, Impl::MutexDeque),
-            threshold: 2.0,
-        });
-        targets.push(TargetCheck {
-            name: format!("{}: DEFAULT / SegQueue", pk_name(pk)),
-            measured: ratio(pk, Impl::Default, Impl::SegQueue),
-            threshold: 1.0,
-        });
+    if !POINTS.iter().any(|&pk| oversubscribed(p, pk)) {
+        text.push_str(&format!(
+            "NOTE: no P,K point exceeds the {} available cores: oversubscription targets not checked\n",
+            p.cores
+        ));
     }
-    let over: Vec<(usize, usize)> = POINTS.iter().copied().filter(|&pk| oversub(pk)).collect();
+    let targets = targets(p, &sums);
+    text.push('\n');
+    text.push_str(&crate::table::targets(&targets));
+    out.tables("throughput", &runs, &summary)?;
+    for (file, title, impls) in FIGURES {
+        let chart = items_chart(
+            format!("{title}: N = {}, median of {}", si(p.items as f64), p.reps),
+            format!(
+                "producers P, consumers K ({} cores; * = oversubscribed)",
+                p.cores
+            ),
+            POINTS
+                .iter()
+                .map(|&pk| {
+                    format!(
+                        "{}{}",
+                        pk_name(pk),
+                        if oversubscribed(p, pk) { "*" } else { "" }
+                    )
+                })
+                .collect(),
+            impls
+                .iter()
+                .map(|&imp| {
+                    let bars = POINTS.iter().map(|&pk| sums.get((pk, imp)).map(Bar::from));
+                    BarSeries::new(imp.name(), bars)
+                })
+                .collect(),
+        );
+        out.file(file, &chart)?;
+    }
+    out.say(&text);
+    out.targets.extend(targets);
+    Ok(())
+}
+
+/// Whether point `pk` runs more threads than there are cores.
+fn oversubscribed(p: &Params, (producers, consumers): (usize, usize)) -> bool {
+    producers + consumers > p.cores
+}
+
+/// `metric` of each of `runs`.
+fn per_run(runs: &[Run], metric: fn(&Run) -> f64) -> Vec<f64> {
+    runs.iter().map(metric).collect()
+}
+
+/// The columns naming a cell in both CSVs: impl, series, config, producers, consumers.
+fn cell_columns((pk, imp): Cell) -> Vec<String> {
+    vec![
+        imp.name().to_string(),
+        imp.group().name().to_string(),
+        imp.describe().to_string(),
+        pk.0.to_string(),
+        pk.1.to_string(),
+    ]
+}
+
+/// The target checks: magpie's default against the peers at [`TARGET_POINTS`], and the
+/// oversubscription floor at the oversubscribed points.
+fn targets(p: &Params, sums: &CellSummaries<Cell>) -> Vec<TargetCheck> {
+    let ratio = |pk, a: Impl, b: Impl| sums.ratio((pk, a), (pk, b));
+    let mut targets = Vec::new();
+    for pk in TARGET_POINTS {
+        for (peer, peer_name, threshold) in [
+            (Impl::MutexDeque, "Mutex<VecDeque>", 2.0),
+            (Impl::SegQueue, "SegQueue", 1.0),
+        ] {
+            targets.push(TargetCheck {
+                name: format!("{}: DEFAULT / {peer_name}", pk_name(pk)),
+                measured: ratio(pk, Impl::Default, peer),
+                threshold,
+            });
+        }
+    }
+    let over: Vec<(usize, usize)> = POINTS
+        .into_iter()
+        .filter(|&pk| oversubscribed(p, pk))
+        .collect();
     for &pk in &over {
-        let worst = impls_at(pk, p.full_matrix)
-            .iter()
+        let worst = Impl::ALL
+            .into_iter()
             .filter(|i| i.is_twolock())
-            .filter_map(|&i| ratio(pk, i, Impl::MutexDeque).map(|r| (i, r)))
+            .filter_map(|i| ratio(pk, i, Impl::MutexDeque).map(|r| (i, r)))
             .min_by(|a, b| a.1.total_cmp(&b.1));
         targets.push(TargetCheck {
             name: format!(
@@ -261,12 +321,7 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             threshold: OVERSUB_FLOOR,
         });
     }
-    if over.is_empty() {
-        text.push_str(&format!(
-            "NOTE: no P,K point exceeds the {} available cores: oversubscription targets not checked\n",
-            p.cores
-        ));
-    } else {
+    if !over.is_empty() {
         let worst_default = over
             .iter()
             .filter_map(|&pk| ratio(pk, Impl::Default, Impl::MutexDeque).map(|r| (pk, r)))
@@ -280,94 +335,5 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             threshold: OVERSUB_FLOOR,
         });
     }
-    text.push('\n');
-    text.push_str(&crate::table::targets(&targets));
-
-    // Charts: one per paper figure.
-    let paper_points = if p.full_matrix {
-        POINTS.to_vec()
-    } else {
-        FULL.to_vec()
-    };
-    let figures: [Figure; 5] = [
-        (
-            "throughput_fig1_memory_order.svg",
-            "V.A memory orders, cached push index",
-            vec![
-                Impl::PaperDefault,
-                Impl::OptimalOrder,
-                Impl::CachePushIndex,
-                Impl::MutexDeque,
-            ],
-            paper_points.clone(),
-        ),
-        (
-            "throughput_fig2_node_size.svg",
-            "V.B node size",
-            vec![
-                Impl::Node64,
-                Impl::CachePushIndex,
-                Impl::Node1024,
-                Impl::MutexDeque,
-            ],
-            paper_points.clone(),
-        ),
-        (
-            "throughput_fig3_node_cache.svg",
-            "V.C node cache",
-            vec![
-                Impl::CachePushIndex,
-                Impl::LimitedCache,
-                Impl::UnlimitedCache,
-                Impl::MutexDeque,
-            ],
-            paper_points.clone(),
-        ),
-        (
-            "throughput_fig4_pop_lock.svg",
-            "V.D pop lock (std = cache-push-index)",
-            vec![
-                Impl::CachePushIndex,
-                Impl::PopTas,
-                Impl::PopTicket,
-                Impl::PopHybrid,
-                Impl::MutexDeque,
-            ],
-            paper_points.clone(),
-        ),
-        (
-            "throughput_fig5_final.svg",
-            "V.E final configs, DEFAULT, peers",
-            Impl::REDUCED.to_vec(),
-            POINTS.to_vec(),
-        ),
-    ];
-    out.tables("throughput", &runs, &summary)?;
-    for (file, title, impls, points) in figures {
-        let chart = BarChart {
-            title: format!("{title}: N = {}, median of {}", si(p.items as f64), p.reps),
-            y_label: "items / s (bars = min..max)".into(),
-            x_label: format!(
-                "producers P, consumers K ({} cores; * = oversubscribed)",
-                p.cores
-            ),
-            categories: points
-                .iter()
-                .map(|&pk| format!("{}{}", pk_name(pk), if oversub(pk) { "*" } else { "" }))
-                .collect(),
-            series: impls
-                .iter()
-                .map(|&imp| {
-                    BarSeries::new(
-                        imp.name(),
-                        points.iter().map(|&pk| find(pk, imp).map(Bar::from)),
-                    )
-                })
-                .collect(),
-        };
-        out.file(file, &chart.render())?;
-    }
-    out.say(&text);
-    out.targets.extend(targets);
-    Ok(())
+    targets
 }

@@ -82,11 +82,7 @@ pub fn one_side<Q: MpmcQueue, F: FnOnce() -> Q>(
         wait_ready(ready, threads);
         let start = Instant::now();
         go.store(true, Ordering::Release);
-        let mut ends = Vec::with_capacity(threads);
-        for h in handles {
-            ends.push(join(h, "worker")?);
-        }
-        Ok((start, ends))
+        Ok((start, join_all(handles, "worker")?))
     })
     .map_err(|e| name_worker_error(e, &what))?;
     if full.load(Ordering::Relaxed) {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::twolock::peers::{Bounded, MutexDeque};
+use crate::twolock::peers::{bounded, MutexDeque};
 use magpie_queue::twolock::TwoLockQueue;
 
 #[test]
@@ -21,45 +21,48 @@ fn throughput_runs_verify() {
     assert_eq!(r.items, 20_000);
     assert!(r.secs > 0.0);
     throughput(MutexDeque::default, 3, 1, 10_000, None, "mutex").unwrap();
-    throughput(Bounded::default, 1, 3, 50_000, None, "bounded").unwrap();
+    throughput(bounded, 1, 3, 50_000, None, "bounded").unwrap();
 }
 
-/// A queue that drops every 1000th item: the benchmark must fail, not hang or pass.
-struct Lossy(MutexDeque);
+/// A `Mutex<VecDeque>` with a fault, to check that the benchmark fails (or caps) rather
+/// than hangs or passes.
+enum Fault {
+    /// Drops every 1000th item.
+    Lose,
+    /// Delivers every 1000th item twice.
+    Duplicate,
+    /// Sleeps before every push: slow enough to hit a short cap.
+    Slow,
+}
 
-impl MpmcQueue for Lossy {
+struct Faulty(Fault, MutexDeque);
+
+impl Faulty {
+    fn new(fault: Fault) -> impl FnOnce() -> Faulty {
+        move || Faulty(fault, MutexDeque::default())
+    }
+}
+
+impl MpmcQueue for Faulty {
     fn try_push(&self, v: u64) -> Result<(), u64> {
-        if v % 1000 == 0 {
-            return Ok(());
+        match self.0 {
+            Fault::Lose if v % 1000 == 0 => return Ok(()),
+            Fault::Duplicate if v % 1000 == 0 => self.1.try_push(v)?,
+            Fault::Slow => thread::sleep(Duration::from_micros(20)),
+            _ => {}
         }
-        self.0.try_push(v)
+        self.1.try_push(v)
     }
 
     fn try_pop(&self) -> Option<u64> {
-        self.0.try_pop()
-    }
-}
-
-/// A queue that delivers every 1000th item twice.
-struct Duplicating(MutexDeque);
-
-impl MpmcQueue for Duplicating {
-    fn try_push(&self, v: u64) -> Result<(), u64> {
-        if v % 1000 == 0 {
-            self.0.try_push(v)?;
-        }
-        self.0.try_push(v)
-    }
-
-    fn try_pop(&self) -> Option<u64> {
-        self.0.try_pop()
+        self.1.try_pop()
     }
 }
 
 #[test]
 fn lost_items_fail_loudly() {
     let err = throughput_with(
-        || Lossy(MutexDeque::default()),
+        Faulty::new(Fault::Lose),
         2,
         2,
         5_000,
@@ -76,37 +79,16 @@ fn lost_items_fail_loudly() {
 
 #[test]
 fn duplicated_items_fail_loudly() {
-    let err = throughput(
-        || Duplicating(MutexDeque::default()),
-        1,
-        1,
-        5_000,
-        None,
-        "dup",
-    )
-    .unwrap_err()
-    .to_string();
+    let err = throughput(Faulty::new(Fault::Duplicate), 1, 1, 5_000, None, "dup")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("DUPLICATED"), "{err}");
-}
-
-/// A queue slow enough to hit a short cap: truncated, still verified.
-struct Slow(MutexDeque);
-
-impl MpmcQueue for Slow {
-    fn try_push(&self, v: u64) -> Result<(), u64> {
-        thread::sleep(Duration::from_micros(20));
-        self.0.try_push(v)
-    }
-
-    fn try_pop(&self) -> Option<u64> {
-        self.0.try_pop()
-    }
 }
 
 #[test]
 fn capped_runs_are_truncated_and_verified() {
     let r = throughput(
-        || Slow(MutexDeque::default()),
+        Faulty::new(Fault::Slow),
         2,
         2,
         1_000_000,
@@ -140,18 +122,12 @@ fn one_side_runs_verify() {
     }
     // A bounded queue that cannot hold N is an error, not a hang.
     for side in [Side::Push, Side::Pop] {
-        let err = one_side(Bounded::default, side, 1, 1_000_000, "bounded").unwrap_err();
+        let err = one_side(bounded, side, 1, 1_000_000, "bounded").unwrap_err();
         assert!(err.to_string().contains("cannot hold"), "{err}");
     }
-    let err = one_side(
-        || Lossy(MutexDeque::default()),
-        Side::Push,
-        2,
-        5_000,
-        "lossy",
-    )
-    .unwrap_err()
-    .to_string();
+    let err = one_side(Faulty::new(Fault::Lose), Side::Push, 2, 5_000, "lossy")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("ITEMS LOST"), "{err}");
 }
 
