@@ -3,9 +3,10 @@
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
+
 use super::measure::{coordination_name, for_workload, Sample};
 use super::Params;
-use crate::csv::Csv;
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
@@ -103,7 +104,7 @@ pub fn write(
         text.push_str("\nQUICK mode: small instances; the targets are not meaningful here.\n");
     }
     out.say(&text);
-    out.file("runs.csv", &runs_csv(params, [overhead, speedup, policies]))?;
+    out.rows("runs.csv", &run_rows(params, [overhead, speedup, policies]))?;
     out.finish("report.txt")
 }
 
@@ -283,39 +284,43 @@ fn policy_table(params: &Params, samples: &[Sample]) -> (String, BarChart) {
     (table.render(), chart)
 }
 
-fn runs_csv(params: &Params, experiments: [&[Sample]; 3]) -> String {
-    let mut csv = Csv::new(&[
-        "experiment",
-        "workload",
-        "variant",
-        "threads",
-        "policy",
-        "rep",
-        "seconds",
-        "nodes",
-        "tasks",
-        "stolen_percent",
-    ]);
-    for samples in experiments {
-        for s in samples {
+/// One row of runs.csv: one timed run (seconds to six decimals, stolen % to two).
+#[derive(Serialize)]
+struct RunRow<'s> {
+    experiment: &'static str,
+    workload: String,
+    variant: &'s str,
+    threads: usize,
+    policy: &'s str,
+    rep: usize,
+    seconds: String,
+    nodes: u64,
+    tasks: u64,
+    stolen_percent: String,
+}
+
+fn run_rows<'s>(params: &Params, experiments: [&'s [Sample]; 3]) -> Vec<RunRow<'s>> {
+    experiments
+        .into_iter()
+        .flatten()
+        .map(|s| {
             let workloads = if s.experiment == "overhead" {
                 &params.overhead
             } else {
                 &params.speedup
             };
-            csv.row(&[
-                s.experiment.to_string(),
-                workloads[s.workload].label(),
-                s.variant.clone(),
-                s.threads.to_string(),
-                s.policy.clone(),
-                s.rep.to_string(),
-                format!("{:.6}", s.seconds),
-                s.nodes.to_string(),
-                s.tasks.to_string(),
-                format!("{:.2}", s.stolen_percent),
-            ]);
-        }
-    }
-    csv.render()
+            RunRow {
+                experiment: s.experiment,
+                workload: workloads[s.workload].label(),
+                variant: &s.variant,
+                threads: s.threads,
+                policy: &s.policy,
+                rep: s.rep,
+                seconds: format!("{:.6}", s.seconds),
+                nodes: s.nodes,
+                tasks: s.tasks,
+                stolen_percent: format!("{:.2}", s.stolen_percent),
+            }
+        })
+        .collect()
 }
