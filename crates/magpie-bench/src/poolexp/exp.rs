@@ -4,10 +4,10 @@
 //! [`magpie::policy::NAMES`] with its default settings.
 
 use magpie::policy::VictimPolicy;
+use serde::Serialize;
 
 use super::run::{run_impl, Config, PoolRun};
 use super::Params;
-use crate::csv::Csv;
 use crate::queue::Impl;
 use crate::BenchError;
 
@@ -117,62 +117,58 @@ pub fn cells(workers: usize, policies: &[&'static str]) -> Vec<Cell> {
     out
 }
 
-/// The CSV columns that name a cell (both CSV files start with them).
-const CELL_COLUMNS: [&str; 8] = [
-    "workers",
-    "cores",
-    "oversubscribed",
-    "impl",
-    "family",
-    "flavour",
-    "policy",
-    "k_pct",
-];
+/// The columns that name a cell: each CSV record is a `(CellColumns, row)` pair.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CellColumns {
+    workers: usize,
+    cores: usize,
+    oversubscribed: bool,
+    #[serde(rename = "impl")]
+    imp: &'static str,
+    family: &'static str,
+    flavour: &'static str,
+    policy: &'static str,
+    k_pct: u32,
+}
 
 impl Cell {
-    /// The values of the cell columns on a machine with `cores` cores.
-    pub fn fields(&self, cores: usize) -> Vec<String> {
-        vec![
-            self.workers.to_string(),
-            cores.to_string(),
-            (self.workers > cores).to_string(),
-            self.imp.name().to_string(),
-            self.imp.family.name().to_string(),
-            self.imp.flavour.name().to_string(),
-            self.policy.to_string(),
-            self.k_pct.to_string(),
-        ]
+    /// The cell's columns on a machine with `cores` cores.
+    pub fn columns(&self, cores: usize) -> CellColumns {
+        CellColumns {
+            workers: self.workers,
+            cores,
+            oversubscribed: self.workers > cores,
+            imp: self.imp.name(),
+            family: self.imp.family.name(),
+            flavour: self.imp.flavour.name(),
+            policy: self.policy,
+            k_pct: self.k_pct,
+        }
     }
 }
 
-/// A CSV whose columns name a cell, followed by `rest`.
-pub fn cell_csv(rest: &[&str]) -> Csv {
-    Csv::new(&[&CELL_COLUMNS[..], rest].concat())
-}
-
-/// Header of the per-repetition CSV.
-pub fn runs_csv() -> Csv {
-    cell_csv(&[
-        "rep",
-        "capacity",
-        "seconds",
-        "rounds",
-        "puts",
-        "gets",
-        "stolen",
-        "steal_attempts",
-        "skipped",
-        "empty",
-        "retry",
-        "drained",
-        "ops_per_sec",
-        "items_per_sec",
-        "stolen_pct",
-        "steal_success_pct",
-        "ns_per_steal_attempt",
-        "pinned",
-        "min_cpu_share",
-    ])
+/// The rest of a `poolexp_runs.csv` record: one repetition of a cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunRow {
+    rep: usize,
+    capacity: usize,
+    seconds: String,
+    rounds: u64,
+    puts: u64,
+    gets: u64,
+    stolen: u64,
+    steal_attempts: u64,
+    skipped: u64,
+    empty: u64,
+    retry: u64,
+    drained: u64,
+    ops_per_sec: String,
+    items_per_sec: String,
+    stolen_pct: String,
+    steal_success_pct: String,
+    ns_per_steal_attempt: String,
+    pinned: bool,
+    min_cpu_share: Option<String>,
 }
 
 /// Measures one repetition of `cell`.
@@ -193,11 +189,11 @@ pub fn measure_one(cell: &Cell, p: &Params, rep: usize) -> Result<PoolRun, Bench
     run_impl(cell.imp, &cfg, policy.as_ref())
 }
 
-/// Measures every cell `p.reps` times (interleaved), appending one row per run to `csv`.
+/// Measures every cell `p.reps` times (interleaved), appending one row per run to `runs`.
 pub fn measure(
     cells: &[Cell],
     p: &Params,
-    csv: &mut Csv,
+    runs: &mut Vec<(CellColumns, RunRow)>,
     label: &str,
 ) -> Result<Vec<Vec<Sample>>, BenchError> {
     let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); cells.len()];
@@ -209,29 +205,28 @@ pub fn measure(
             let cell = &cells[c];
             let r = measure_one(cell, p, rep)?;
             let (s, t) = (Sample::of(&r), r.total());
-            let mut row = cell.fields(p.cores);
-            row.extend([
-                (rep + 1).to_string(),
-                p.cap.to_string(),
-                format!("{:.6}", r.secs),
-                t.rounds.to_string(),
-                t.puts.to_string(),
-                t.gets.to_string(),
-                t.stolen.to_string(),
-                t.attempts.to_string(),
-                t.skipped.to_string(),
-                t.empty.to_string(),
-                t.retry.to_string(),
-                r.drained.to_string(),
-                format!("{:.0}", s.ops_per_sec),
-                format!("{:.0}", s.items_per_sec),
-                format!("{:.3}", s.stolen_pct),
-                format!("{:.3}", s.success_pct),
-                format!("{:.1}", s.ns_per_attempt),
-                (!r.workers.is_empty() && r.workers.iter().all(|w| w.pinned)).to_string(),
-                s.min_cpu_share.map_or(String::new(), |c| format!("{c:.3}")),
-            ]);
-            csv.row(&row);
+            let row = RunRow {
+                rep: rep + 1,
+                capacity: p.cap,
+                seconds: format!("{:.6}", r.secs),
+                rounds: t.rounds,
+                puts: t.puts,
+                gets: t.gets,
+                stolen: t.stolen,
+                steal_attempts: t.attempts,
+                skipped: t.skipped,
+                empty: t.empty,
+                retry: t.retry,
+                drained: r.drained,
+                ops_per_sec: format!("{:.0}", s.ops_per_sec),
+                items_per_sec: format!("{:.0}", s.items_per_sec),
+                stolen_pct: format!("{:.3}", s.stolen_pct),
+                steal_success_pct: format!("{:.3}", s.success_pct),
+                ns_per_steal_attempt: format!("{:.1}", s.ns_per_attempt),
+                pinned: !r.workers.is_empty() && r.workers.iter().all(|w| w.pinned),
+                min_cpu_share: s.min_cpu_share.map(|c| format!("{c:.3}")),
+            };
+            runs.push((cell.columns(p.cores), row));
             samples[c].push(s);
             Ok::<(), BenchError>(())
         },
@@ -273,9 +268,9 @@ mod tests {
             .into_iter()
             .filter(|c| c.k_pct == 0 || c.k_pct == 100)
             .collect();
-        let mut csv = runs_csv();
-        let s = measure(&c, &p, &mut csv, "test").unwrap();
-        assert_eq!(csv.len(), c.len() * 2);
+        let mut runs = Vec::new();
+        let s = measure(&c, &p, &mut runs, "test").unwrap();
+        assert_eq!(runs.len(), c.len() * 2);
         assert!(s
             .iter()
             .all(|v| v.len() == 2 && v.iter().all(|x| x.ops_per_sec > 0.0)));

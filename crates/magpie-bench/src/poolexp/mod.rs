@@ -66,7 +66,7 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     }
     out.say(&environment_note(&p, &all));
 
-    let mut csv = exp::runs_csv();
+    let mut runs = Vec::new();
     let mut results = report::Results::default();
     for workers in WORKERS {
         let chosen = if p.quick && workers > p.cores {
@@ -76,11 +76,11 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
         };
         let cells = exp::cells(workers, &chosen);
         let label = format!("N = {workers}");
-        let samples = exp::measure(&cells, &p, &mut csv, &label)?;
+        let samples = exp::measure(&cells, &p, &mut runs, &label)?;
         results.push(cells, samples)?;
     }
 
-    report::render(&results, &p, &all, &csv, &mut out)?;
+    report::render(&results, &p, &all, &runs, &mut out)?;
     out.finish("report.txt")
 }
 

@@ -4,9 +4,10 @@
 
 use std::fmt::Write as _;
 
-use super::exp::{cell_csv, policies_at, Cell, Sample, K_PCT, NO_POLICY, RANDOM};
+use serde::Serialize;
+
+use super::exp::{policies_at, Cell, CellColumns, RunRow, Sample, K_PCT, NO_POLICY, RANDOM};
 use super::{charts, Params, WORKERS};
-use crate::csv::Csv;
 use crate::output::Out;
 use crate::queue::{Family, Flavour, Impl};
 use crate::stats::{median, ratio_of_medians, Summary};
@@ -139,7 +140,7 @@ pub fn render(
     r: &Results,
     p: &Params,
     all: &[&str],
-    runs: &Csv,
+    runs: &[(CellColumns, RunRow)],
     out: &mut Out,
 ) -> Result<(), BenchError> {
     let mut text = String::new();
@@ -190,7 +191,8 @@ pub fn render(
     let targets = targets(r);
     text.push('\n');
     text.push_str(&crate::table::targets(&targets));
-    out.tables("poolexp", runs, &summary_csv(r, p))?;
+    out.rows("poolexp_runs.csv", runs)?;
+    out.rows("poolexp_summary.csv", &summary_rows(r, p))?;
     for (name, svg) in charts::render(r, p) {
         out.file(&name, &svg)?;
     }
@@ -246,46 +248,55 @@ fn table(r: &Results, n: usize, flavour: Flavour, pols: &[&'static str]) -> Stri
     t.render()
 }
 
-/// One row per measured cell: its summary and magpie's ratios to the peers.
-fn summary_csv(r: &Results, p: &Params) -> Csv {
-    let mut csv = cell_csv(
-        &[
-            &["reps"][..],
-            &Summary::csv_columns("median_ops_per_sec"),
-            &[
-                "median_items_per_sec",
-                "median_stolen_pct",
-                "median_steal_success_pct",
-                "median_ns_per_steal_attempt",
-                "min_cpu_share",
-                "magpie_x_crossbeam",
-                "magpie_x_st3",
-            ],
-        ]
-        .concat(),
-    );
-    for m in &r.0 {
-        let c = m.cell;
-        let x = |peer: Family| {
-            let peer = r.ops(c.workers, imp(peer, c.imp.flavour), c.k_pct, c.policy);
-            let magpie = (c.imp.family == Family::Magpie).then_some(m.ops);
-            num(ratio(magpie, peer), 3, "")
-        };
-        let mut row = c.fields(p.cores);
-        row.push(m.ops.n.to_string());
-        row.extend(m.ops.csv_fields(0));
-        row.extend([
-            num(m.median(|s| s.items_per_sec), 0, ""),
-            num(m.median(|s| s.stolen_pct), 3, ""),
-            num(m.median(|s| s.success_pct), 3, ""),
-            num(m.median(|s| s.ns_per_attempt), 1, ""),
-            num(m.min_cpu(), 3, ""),
-            x(Family::Crossbeam),
-            x(Family::St3),
-        ]);
-        csv.row(&row);
-    }
-    csv
+/// The rest of a `poolexp_summary.csv` record: ops/s summary, medians, magpie's ratios.
+#[derive(Serialize)]
+struct SummaryRow {
+    reps: usize,
+    median_ops_per_sec: String,
+    min: String,
+    max: String,
+    q1: String,
+    q3: String,
+    spread_pct: String,
+    median_items_per_sec: String,
+    median_stolen_pct: String,
+    median_steal_success_pct: String,
+    median_ns_per_steal_attempt: String,
+    min_cpu_share: String,
+    magpie_x_crossbeam: String,
+    magpie_x_st3: String,
+}
+
+/// One record per measured cell (the ratios are empty on the peers' rows).
+fn summary_rows(r: &Results, p: &Params) -> Vec<(CellColumns, SummaryRow)> {
+    r.0.iter()
+        .map(|m| {
+            let c = m.cell;
+            let x = |peer: Family| {
+                let peer = r.ops(c.workers, imp(peer, c.imp.flavour), c.k_pct, c.policy);
+                let magpie = (c.imp.family == Family::Magpie).then_some(m.ops);
+                num(ratio(magpie, peer), 3, "")
+            };
+            let ops = |v: f64| format!("{v:.0}");
+            let row = SummaryRow {
+                reps: m.ops.n,
+                median_ops_per_sec: ops(m.ops.median),
+                min: ops(m.ops.min),
+                max: ops(m.ops.max),
+                q1: ops(m.ops.q1),
+                q3: ops(m.ops.q3),
+                spread_pct: format!("{:.1}", m.ops.spread_pct()),
+                median_items_per_sec: num(m.median(|s| s.items_per_sec), 0, ""),
+                median_stolen_pct: num(m.median(|s| s.stolen_pct), 3, ""),
+                median_steal_success_pct: num(m.median(|s| s.success_pct), 3, ""),
+                median_ns_per_steal_attempt: num(m.median(|s| s.ns_per_attempt), 1, ""),
+                min_cpu_share: num(m.min_cpu(), 3, ""),
+                magpie_x_crossbeam: x(Family::Crossbeam),
+                magpie_x_st3: x(Family::St3),
+            };
+            (c.columns(p.cores), row)
+        })
+        .collect()
 }
 
 /// The checks at `N = 2` (see the module doc).
@@ -392,14 +403,7 @@ mod tests {
         };
         let dir = std::env::temp_dir().join(format!("magpie-poolexp-{}", std::process::id()));
         let mut out = Out::new(&dir).unwrap();
-        render(
-            &results(),
-            &p,
-            &[RANDOM, "b", "c"],
-            &Csv::new(&["x"]),
-            &mut out,
-        )
-        .unwrap();
+        render(&results(), &p, &[RANDOM, "b", "c"], &[], &mut out).unwrap();
         assert!(out.text.contains("N = 2 queues, LIFO"));
         assert!(out.text.contains("2 of 3 policies run"));
         let summary = std::fs::read_to_string(&out.files[1]).unwrap();
