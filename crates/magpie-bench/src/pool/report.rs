@@ -5,9 +5,10 @@
 
 use std::time::Duration;
 
+use serde::Serialize;
+
 pub use super::run::Info;
-use super::run::{Cell, Config, Runtime, THREADS};
-use crate::csv::Csv;
+use super::run::{Cell, Config, RunRow, Runtime, THREADS};
 use crate::output::Out;
 use crate::stats::{ratio_of_medians, CellSummaries, Summary};
 use crate::svg::{Bar, BarChart, BarSeries};
@@ -47,10 +48,54 @@ const TARGETS: [(&str, Target); 13] = [
 const TABLE_COLUMNS: &str =
     "workload,runtime,threads,median ms,min,max,spread %,max/min,x rayon,x chili,x seq,tasks/s";
 
-/// Columns of `pool_summary.csv`.
-const SUMMARY_COLUMNS: &str = "workload,size,label,runtime,threads,reps,median_secs,min_secs,\
-    max_secs,q1_secs,q3_secs,spread_pct,max_over_min,x_rayon,x_chili,x_seq,tasks_per_sec,\
-    speedup_1_to_2";
+/// A row of `pool_summary.csv`: one cell. Times in seconds with 6 decimals, ratios with
+/// 2, tasks/s with none; empty when not measured.
+#[derive(Serialize)]
+struct SummaryRow {
+    workload: &'static str,
+    size: String,
+    label: String,
+    runtime: &'static str,
+    threads: usize,
+    reps: usize,
+    median_secs: String,
+    min_secs: String,
+    max_secs: String,
+    q1_secs: String,
+    q3_secs: String,
+    spread_pct: String,
+    max_over_min: String,
+    x_rayon: String,
+    x_chili: String,
+    x_seq: String,
+    tasks_per_sec: String,
+    speedup_1_to_2: String,
+}
+
+/// A row of `idle_runs.csv`: one idle span; CPU in % of one core with 3 decimals.
+#[derive(Serialize)]
+struct IdleRunRow {
+    runtime: &'static str,
+    threads: usize,
+    rep: usize,
+    idle_secs: String,
+    cpu_pct_of_core: String,
+}
+
+/// A row of `idle_summary.csv`: one runtime; CPU in % of one core with 3 decimals.
+#[derive(Serialize)]
+struct IdleSummaryRow {
+    runtime: &'static str,
+    threads: usize,
+    reps: usize,
+    idle_secs: String,
+    median_cpu_pct: String,
+    min: String,
+    max: String,
+    q1: String,
+    q3: String,
+    spread_pct: String,
+}
 
 /// Everything measured in one run.
 pub struct Measured<'a> {
@@ -125,13 +170,15 @@ impl<'a> Lookup<'a> {
 
 /// Writes `pool_{runs,summary}.csv`, `idle_{runs,summary}.csv`, `pool_vs_rayon.svg`,
 /// `pool_speedup.svg` and `idle_cpu.svg`; prints the tables and checks the targets.
-pub fn render(m: &Measured<'_>, runs: &Csv, out: &mut Out) -> Result<(), BenchError> {
+pub fn render(m: &Measured<'_>, runs: &[RunRow], out: &mut Out) -> Result<(), BenchError> {
     let lk = Lookup::new(m)?;
     let (table, summary) = main_table(&lk);
     let (idle_text, idle_runs, idle_summary, idle_chart) = idle_report(m)?;
     let targets = targets(&lk);
-    out.tables("pool", runs, &summary)?;
-    out.tables("idle", &idle_runs, &idle_summary)?;
+    out.rows("pool_runs.csv", runs)?;
+    out.rows("pool_summary.csv", &summary)?;
+    out.rows("idle_runs.csv", &idle_runs)?;
+    out.rows("idle_summary.csv", &idle_summary)?;
     out.file("pool_vs_rayon.svg", &vs_rayon_chart(&lk).render())?;
     out.file("pool_speedup.svg", &speedup_chart(&lk).render())?;
     out.file("idle_cpu.svg", &idle_chart.render())?;
@@ -150,50 +197,53 @@ pub fn render(m: &Measured<'_>, runs: &Csv, out: &mut Out) -> Result<(), BenchEr
 }
 
 /// The printed main table and `pool_summary.csv`: one row per cell.
-fn main_table(lk: &Lookup<'_>) -> (String, Csv) {
+fn main_table(lk: &Lookup<'_>) -> (String, Vec<SummaryRow>) {
     let mut table = Table::new(&TABLE_COLUMNS.split(',').collect::<Vec<_>>(), 2);
-    let mut csv = Csv::new(&SUMMARY_COLUMNS.split(',').collect::<Vec<_>>());
+    let mut rows = Vec::new();
     for ((w, c), s) in lk.sums.iter() {
         let info = &lk.m.infos[w];
         let vs = |peer| value(lk.vs(w, peer, c));
         let (x_rayon, x_chili, x_seq) = (vs(Runtime::Rayon), vs(Runtime::Chili), vs(Runtime::Seq));
-        let max_min = f2((s.min > 0.0).then(|| s.max / s.min));
+        let max_over_min = f2((s.min > 0.0).then(|| s.max / s.min));
         let tasks_per_sec = info.tasks.map(|n| n as f64 / s.median);
         let speedup = (c.threads == THREADS).then(|| lk.speedup(w, c.runtime));
-        let (runtime, threads) = (c.runtime.name().to_string(), c.threads.to_string());
         table.row(&[
             info.label.clone(),
-            runtime.clone(),
-            threads.clone(),
+            c.runtime.name().to_string(),
+            c.threads.to_string(),
             ms(s.median),
             ms(s.min),
             ms(s.max),
             format!("{:.1}", s.spread_pct()),
-            max_min.clone(),
+            max_over_min.clone(),
             x_rayon.clone(),
             x_chili.clone(),
             x_seq.clone(),
             tasks_per_sec.map_or(String::new(), si),
         ]);
-        let cell = [
-            info.family.to_string(),
-            info.size.clone(),
-            info.label.clone(),
-            runtime,
-            threads,
-            s.n.to_string(),
-        ];
-        let ratios = [
-            max_min,
+        let [median_secs, min_secs, max_secs, q1_secs, q3_secs, spread_pct] = s.csv_fields(6);
+        rows.push(SummaryRow {
+            workload: info.family,
+            size: info.size.clone(),
+            label: info.label.clone(),
+            runtime: c.runtime.name(),
+            threads: c.threads,
+            reps: s.n,
+            median_secs,
+            min_secs,
+            max_secs,
+            q1_secs,
+            q3_secs,
+            spread_pct,
+            max_over_min,
             x_rayon,
             x_chili,
             x_seq,
-            tasks_per_sec.map_or(String::new(), |r| format!("{r:.0}")),
-            value(speedup.flatten()),
-        ];
-        csv.row(&[&cell[..], &s.csv_fields(6), &ratios].concat());
+            tasks_per_sec: tasks_per_sec.map_or(String::new(), |r| format!("{r:.0}")),
+            speedup_1_to_2: value(speedup.flatten()),
+        });
     }
-    (table.render(), csv)
+    (table.render(), rows)
 }
 
 fn speedup_table(lk: &Lookup<'_>) -> String {
@@ -331,39 +381,40 @@ fn speedup_chart(lk: &Lookup<'_>) -> BarChart {
     }
 }
 
-/// Idle table text, per-run and summary CSVs, and chart.
-fn idle_report(m: &Measured<'_>) -> Result<(String, Csv, Csv, BarChart), BenchError> {
+/// The idle table text, the rows of the per-run and summary CSVs, and the chart.
+fn idle_report(
+    m: &Measured<'_>,
+) -> Result<(String, Vec<IdleRunRow>, Vec<IdleSummaryRow>, BarChart), BenchError> {
     let span = format!("{:.3}", m.idle_span.as_secs_f64());
-    let mut runs = Csv::new(&["runtime", "threads", "rep", "idle_secs", "cpu_pct_of_core"]);
-    let mut summary = Csv::new(
-        &[
-            &["runtime", "threads", "reps", "idle_secs"][..],
-            &Summary::csv_columns("median_cpu_pct"),
-        ]
-        .concat(),
-    );
+    let mut runs = Vec::new();
+    let mut summary = Vec::new();
     let mut t = Table::new(&["runtime", "median % core", "min", "max"], 1);
     let mut bars = Vec::new();
     for (rt, samples) in m.idle {
         for (i, v) in samples.iter().enumerate() {
-            runs.row(&[
-                rt.name().to_string(),
-                THREADS.to_string(),
-                (i + 1).to_string(),
-                span.clone(),
-                format!("{v:.3}"),
-            ]);
+            runs.push(IdleRunRow {
+                runtime: rt.name(),
+                threads: THREADS,
+                rep: i + 1,
+                idle_secs: span.clone(),
+                cpu_pct_of_core: format!("{v:.3}"),
+            });
         }
         let s = Summary::of(samples)
             .ok_or_else(|| BenchError::Worker(format!("idle {}: no samples", rt.name())))?;
-        let mut row = vec![
-            rt.name().to_string(),
-            THREADS.to_string(),
-            s.n.to_string(),
-            span.clone(),
-        ];
-        row.extend(s.csv_fields(3));
-        summary.row(&row);
+        let [median_cpu_pct, min, max, q1, q3, spread_pct] = s.csv_fields(3);
+        summary.push(IdleSummaryRow {
+            runtime: rt.name(),
+            threads: THREADS,
+            reps: s.n,
+            idle_secs: span.clone(),
+            median_cpu_pct,
+            min,
+            max,
+            q1,
+            q3,
+            spread_pct,
+        });
         t.row(&[
             rt.name().to_string(),
             format!("{:.2}", s.median),

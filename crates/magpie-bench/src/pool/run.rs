@@ -6,8 +6,9 @@
 use std::thread;
 use std::time::Instant;
 
+use serde::Serialize;
+
 pub use super::seq::{Seq, SeqScope};
-use crate::csv::Csv;
 use crate::BenchError;
 
 /// A runtime under test.
@@ -435,14 +436,27 @@ pub struct Cell {
     pub secs: Vec<f64>,
 }
 
-/// Warm-up plus `reps` interleaved repetitions of every cell; returns the cells and
-/// `pool_runs.csv` (one row per timed run).
+/// A row of `pool_runs.csv`: one timed run (seconds with 6 decimals).
+#[derive(Debug, Serialize)]
+pub struct RunRow {
+    workload: &'static str,
+    size: String,
+    label: String,
+    runtime: &'static str,
+    threads: usize,
+    rep: usize,
+    seconds: String,
+    answer: u64,
+}
+
+/// Warm-up plus `reps` interleaved repetitions of every cell; returns the cells and the
+/// rows of `pool_runs.csv` (one per timed run).
 pub fn measure(
     workloads: &mut [Workload],
     pools: &Pools,
     reps: usize,
     settle: std::time::Duration,
-) -> Result<(Vec<Cell>, Csv), BenchError> {
+) -> Result<(Vec<Cell>, Vec<RunRow>), BenchError> {
     let mut cells: Vec<Cell> = workloads
         .iter()
         .enumerate()
@@ -461,25 +475,23 @@ pub fn measure(
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let mut runs = Csv::new(&[
-        "workload", "size", "label", "runtime", "threads", "rep", "seconds", "answer",
-    ]);
+    let mut runs = Vec::new();
     crate::order::interleave("pool", cells.len(), reps, |rep, i| {
         let cell = &mut cells[i];
         let wl = &mut workloads[cell.workload];
         thread::sleep(settle);
         let s = wl.run(cell.config, pools)?;
         cell.secs.push(s.secs);
-        runs.row(&[
-            wl.info.family.to_string(),
-            wl.info.size.clone(),
-            wl.info.label.clone(),
-            cell.config.runtime.name().to_string(),
-            cell.config.threads.to_string(),
-            (rep + 1).to_string(),
-            format!("{:.6}", s.secs),
-            s.answer.to_string(),
-        ]);
+        runs.push(RunRow {
+            workload: wl.info.family,
+            size: wl.info.size.clone(),
+            label: wl.info.label.clone(),
+            runtime: cell.config.runtime.name(),
+            threads: cell.config.threads,
+            rep: rep + 1,
+            seconds: format!("{:.6}", s.secs),
+            answer: s.answer,
+        });
         Ok::<(), BenchError>(())
     })?;
     Ok((cells, runs))
