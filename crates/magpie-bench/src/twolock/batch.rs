@@ -4,10 +4,11 @@
 //! rate bounds both).
 
 use magpie_queue::twolock::TwoLockQueue;
+use serde::Serialize;
 
 use super::configs::{final_tas, Impl};
 use super::run::{drain, DrainMode, Run, BATCH};
-use super::{items_chart, items_per_sec, summary_row, summary_table, Params};
+use super::{items_chart, measure, summary_row, summary_table, Params};
 use crate::output::Out;
 use crate::stats::CellSummaries;
 use crate::svg::{Bar, BarSeries};
@@ -19,6 +20,35 @@ pub const QUEUES: [Impl; 2] = [Impl::Default, Impl::FinalTas];
 
 /// Queue, pre-filled (or streaming), drain mode.
 type Cell = (Impl, bool, DrainMode);
+
+/// A row of `pop_batch_runs.csv`: one run.
+#[derive(Serialize)]
+struct RunRow {
+    experiment: &'static str,
+    queue: &'static str,
+    feed: &'static str,
+    mode: String,
+    rep: usize,
+    items: u64,
+    seconds: String,
+    items_per_sec: String,
+}
+
+/// A row of `pop_batch_summary.csv`: one cell over its repetitions.
+#[derive(Serialize)]
+struct SummaryRow {
+    queue: &'static str,
+    feed: &'static str,
+    mode: String,
+    reps: usize,
+    median_items_per_sec: String,
+    min: String,
+    max: String,
+    q1: String,
+    q3: String,
+    spread_pct: String,
+    batch_over_single: String,
+}
 
 /// Both drain modes, batch first.
 const MODES: [DrainMode; 2] = [DrainMode::Batch, DrainMode::Single];
@@ -65,27 +95,52 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         .flat_map(feeds)
         .flat_map(|(q, pre)| MODES.map(|m| (q, pre, m)))
         .collect();
-    let key = |(q, pre, m): Cell| {
-        vec![
-            q.name().to_string(),
+    let run = |(q, pre, m): Cell| drain_run(q, p.items, m, pre);
+    let (runs, sums) = measure(p, "pop_batch", &cells, run)?;
+    let runs: Vec<RunRow> = runs
+        .iter()
+        .map(|r| {
+            let (queue, pre, m) = r.cell;
+            RunRow {
+                experiment: "pop_batch",
+                queue: queue.name(),
+                feed: feed_name(pre),
+                mode: mode_name(m),
+                rep: r.rep,
+                items: r.run.items,
+                seconds: format!("{:.6}", r.run.secs),
+                items_per_sec: format!("{:.0}", r.run.items_per_sec()),
+            }
+        })
+        .collect();
+    let mut summary = Vec::new();
+    let mut table = summary_table(&["queue", "feed", "mode"], &["batch x"]);
+    for (cell, s) in sums.iter() {
+        let (queue, pre, m) = cell;
+        let batch_over_single = f2(batch_x(&sums, cell));
+        let key = vec![
+            queue.name().to_string(),
             feed_name(pre).to_string(),
             mode_name(m),
-        ]
-    };
-    let names = ["queue", "feed", "mode"];
-    let sums = items_per_sec(
-        p,
-        out,
-        "pop_batch",
-        (&names, &key),
-        &cells,
-        |(q, pre, m)| drain_run(q, p.items, m, pre),
-        ("batch_over_single", &batch_x),
-    )?;
-    let mut table = summary_table(&names, &["batch x"]);
-    for (cell, s) in sums.iter() {
-        table.row(&summary_row(key(cell), s, f2(batch_x(&sums, cell))));
+        ];
+        table.row(&summary_row(key, s, batch_over_single.clone()));
+        let [median_items_per_sec, min, max, q1, q3, spread_pct] = s.csv_fields(0);
+        summary.push(SummaryRow {
+            queue: queue.name(),
+            feed: feed_name(pre),
+            mode: mode_name(m),
+            reps: s.n,
+            median_items_per_sec,
+            min,
+            max,
+            q1,
+            q3,
+            spread_pct,
+            batch_over_single,
+        });
     }
+    out.rows("pop_batch_runs.csv", &runs)?;
+    out.rows("pop_batch_summary.csv", &summary)?;
     let targets = vec![TargetCheck {
         name: format!("DEFAULT pre-filled: pop_batch({BATCH}) / {BATCH} x try_pop (items/s)"),
         measured: batch_x(&sums, (Impl::Default, true, DrainMode::Batch)),

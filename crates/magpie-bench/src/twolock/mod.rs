@@ -12,11 +12,9 @@ pub mod throughput;
 
 use std::time::Duration;
 
-use crate::csv::Csv;
-use crate::output::Out;
 use crate::stats::{CellSummaries, Summary};
 use crate::svg::{BarChart, BarSeries};
-use crate::table::{f2, si, Table};
+use crate::table::{si, Table};
 use crate::{affinity, BenchError, Outcome, RunOptions};
 
 /// Sizes of the experiments, derived from `--quick` and `--reps`.
@@ -64,51 +62,35 @@ pub fn run(opts: &RunOptions) -> Result<Outcome, BenchError> {
     out.finish("report.txt")
 }
 
-/// How an experiment names its cells in the CSVs: the key columns and a cell's values.
-type CellColumns<'a, K> = (&'a [&'a str], &'a dyn Fn(K) -> Vec<String>);
+/// One run of an experiment's cell: the cell, its repetition (from 1) and its timing.
+struct Measured<K> {
+    cell: K,
+    rep: usize,
+    run: run::Run,
+}
 
-/// The summary's last column: its name and a ratio computed from the summaries.
-type RatioColumn<'a, K> = (&'a str, &'a dyn Fn(&CellSummaries<K>, K) -> Option<f64>);
-
-/// Measures `cells` `p.reps` times, interleaved, as items/s of `run`; writes
-/// `{stem}_runs.csv` and `{stem}_summary.csv` and returns the summaries.
-fn items_per_sec<K: Copy + PartialEq>(
+/// Measures `cells` `p.reps` times, interleaved, with `run`; returns every run in run
+/// order and the summaries of each cell's items/s.
+fn measure<K: Copy + PartialEq>(
     p: &Params,
-    out: &mut Out,
-    stem: &str,
-    (names, key): CellColumns<K>,
+    experiment: &str,
     cells: &[K],
     mut run: impl FnMut(K) -> Result<run::Run, BenchError>,
-    (extra, extra_of): RatioColumn<K>,
-) -> Result<CellSummaries<K>, BenchError> {
-    let tail = ["rep", "items", "seconds", "items_per_sec"];
-    let mut runs = Csv::new(&[&["experiment"][..], names, &tail].concat());
+) -> Result<(Vec<Measured<K>>, CellSummaries<K>), BenchError> {
+    let mut runs = Vec::new();
     let mut samples = vec![Vec::new(); cells.len()];
-    crate::order::interleave(&format!("twolock {stem}"), cells.len(), p.reps, |rep, c| {
+    let what = format!("twolock {experiment}");
+    crate::order::interleave(&what, cells.len(), p.reps, |rep, c| {
         let r = run(cells[c])?;
         samples[c].push(r.items_per_sec());
-        let mut row = vec![stem.to_string()];
-        row.extend(key(cells[c]));
-        row.extend([(rep + 1).to_string(), r.items.to_string()]);
-        row.extend([
-            format!("{:.6}", r.secs),
-            format!("{:.0}", r.items_per_sec()),
-        ]);
-        runs.row(&row);
+        runs.push(Measured {
+            cell: cells[c],
+            rep: rep + 1,
+            run: r,
+        });
         Ok::<(), BenchError>(())
     })?;
-    let sums = CellSummaries::new(cells, &samples)?;
-    let columns = Summary::csv_columns("median_items_per_sec");
-    let mut summary = Csv::new(&[names, &["reps"], &columns, &[extra]].concat());
-    for (k, s) in sums.iter() {
-        let mut row = key(k);
-        row.push(s.n.to_string());
-        row.extend(s.csv_fields(0));
-        row.push(f2(extra_of(&sums, k)));
-        summary.row(&row);
-    }
-    out.tables(stem, &runs, &summary)?;
-    Ok(sums)
+    Ok((runs, CellSummaries::new(cells, &samples)?))
 }
 
 /// A table of summaries: the `keys` columns, median, min, max (items/s), spread, `extra`.

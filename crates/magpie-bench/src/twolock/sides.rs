@@ -3,11 +3,12 @@
 //! and its cost under contention. No target; it explains the gains and losses against
 //! `SegQueue`.
 
+use serde::Serialize;
+
 use super::configs::{Impl, Workload};
 use super::run::Side;
-use super::{items_chart, items_per_sec, summary_row, summary_table, Params};
+use super::{items_chart, measure, summary_row, summary_table, Params};
 use crate::output::Out;
-use crate::stats::CellSummaries;
 use crate::svg::{Bar, BarSeries};
 use crate::table::{f2, si};
 use crate::BenchError;
@@ -33,6 +34,37 @@ pub const PHASES: [(Side, usize); 4] = [
 /// A phase and an implementation.
 type Cell = ((Side, usize), Impl);
 
+/// A row of `sides_runs.csv`: one run.
+#[derive(Serialize)]
+struct RunRow {
+    experiment: &'static str,
+    #[serde(rename = "impl")]
+    imp: &'static str,
+    side: &'static str,
+    threads: usize,
+    rep: usize,
+    items: u64,
+    seconds: String,
+    items_per_sec: String,
+}
+
+/// A row of `sides_summary.csv`: one cell over its repetitions.
+#[derive(Serialize)]
+struct SummaryRow {
+    #[serde(rename = "impl")]
+    imp: &'static str,
+    side: &'static str,
+    threads: usize,
+    reps: usize,
+    median_items_per_sec: String,
+    min: String,
+    max: String,
+    q1: String,
+    q3: String,
+    spread_pct: String,
+    x_segqueue: String,
+}
+
 fn side_name(side: Side) -> &'static str {
     match side {
         Side::Push => "push",
@@ -50,13 +82,6 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         .iter()
         .flat_map(|&ph| IMPLS.map(|i| (ph, i)))
         .collect();
-    let key = |((side, threads), imp): Cell| {
-        vec![
-            imp.name().to_string(),
-            side_name(side).to_string(),
-            threads.to_string(),
-        ]
-    };
     let run = |((side, threads), imp): Cell| {
         let items = p.items;
         imp.run(Workload::OneSide {
@@ -65,16 +90,47 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             items,
         })
     };
-    let x_seg =
-        |sums: &CellSummaries<Cell>, (ph, imp): Cell| sums.ratio((ph, imp), (ph, Impl::SegQueue));
-    let names = ["impl", "side", "threads"];
-    let extra = ("x_segqueue", &x_seg as _);
-    let sums = items_per_sec(p, out, "sides", (&names, &key), &cells, run, extra)?;
+    let (runs, sums) = measure(p, "sides", &cells, run)?;
+    let runs: Vec<RunRow> = runs
+        .iter()
+        .map(|r| {
+            let ((side, threads), imp) = r.cell;
+            RunRow {
+                experiment: "sides",
+                imp: imp.name(),
+                side: side_name(side),
+                threads,
+                rep: r.rep,
+                items: r.run.items,
+                seconds: format!("{:.6}", r.run.secs),
+                items_per_sec: format!("{:.0}", r.run.items_per_sec()),
+            }
+        })
+        .collect();
+    let mut summary = Vec::new();
     let mut table = summary_table(&["phase", "impl"], &["x SegQueue"]);
     for ((ph, imp), s) in sums.iter() {
+        let x_segqueue = f2(sums.ratio((ph, imp), (ph, Impl::SegQueue)));
         let key = vec![phase_name(ph), imp.name().to_string()];
-        table.row(&summary_row(key, s, f2(x_seg(&sums, (ph, imp)))));
+        table.row(&summary_row(key, s, x_segqueue.clone()));
+        let [median_items_per_sec, min, max, q1, q3, spread_pct] = s.csv_fields(0);
+        let (side, threads) = ph;
+        summary.push(SummaryRow {
+            imp: imp.name(),
+            side: side_name(side),
+            threads,
+            reps: s.n,
+            median_items_per_sec,
+            min,
+            max,
+            q1,
+            q3,
+            spread_pct,
+            x_segqueue,
+        });
     }
+    out.rows("sides_runs.csv", &runs)?;
+    out.rows("sides_summary.csv", &summary)?;
     let chart = items_chart(
         format!(
             "One side at a time: push-only / pop-only, N = {}, median of {}",

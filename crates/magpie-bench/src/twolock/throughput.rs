@@ -1,12 +1,13 @@
 //! Throughput of `N` items through the queue with `P` producers and `K` consumers (paper
 //! III/V): every configuration and peer at every point.
 
+use serde::Serialize;
+
 use super::configs::{Impl, Workload};
 use super::run::Run;
-use super::{items_chart, summary_row, summary_table, Params};
-use crate::csv::Csv;
+use super::{items_chart, measure, summary_row, summary_table, Params};
 use crate::output::Out;
-use crate::stats::{median, CellSummaries, Summary};
+use crate::stats::{median, CellSummaries};
 use crate::svg::{Bar, BarSeries};
 use crate::table::{f2, si};
 use crate::{BenchError, TargetCheck};
@@ -73,6 +74,49 @@ const FIGURES: [(&str, &str, &[Impl]); 5] = [
 /// A point `(P, K)` and an implementation.
 type Cell = ((usize, usize), Impl);
 
+/// A row of `throughput_runs.csv`: one run.
+#[derive(Serialize)]
+struct RunRow {
+    experiment: &'static str,
+    #[serde(rename = "impl")]
+    imp: &'static str,
+    series: &'static str,
+    config: &'static str,
+    producers: usize,
+    consumers: usize,
+    cores: usize,
+    oversubscribed: bool,
+    rep: usize,
+    items: u64,
+    truncated: bool,
+    seconds: String,
+    items_per_sec: String,
+    empty_polls: u64,
+}
+
+/// A row of `throughput_summary.csv`: one cell over its repetitions.
+#[derive(Serialize)]
+struct SummaryRow {
+    #[serde(rename = "impl")]
+    imp: &'static str,
+    series: &'static str,
+    config: &'static str,
+    producers: usize,
+    consumers: usize,
+    oversubscribed: bool,
+    reps: usize,
+    median_items_per_sec: String,
+    min: String,
+    max: String,
+    q1: String,
+    q3: String,
+    spread_pct: String,
+    x_mutex_vecdeque: String,
+    x_segqueue: String,
+    truncated_runs: usize,
+    median_empty_polls_per_1k_items: String,
+}
+
 fn pk_name((p, k): (usize, usize)) -> String {
     format!("P={p},K={k}")
 }
@@ -84,62 +128,38 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         .iter()
         .flat_map(|&pk| Impl::ALL.map(|i| (pk, i)))
         .collect();
-    let mut runs_of: Vec<Vec<Run>> = vec![Vec::new(); cells.len()];
-    let mut runs = Csv::new(&[
-        "experiment",
-        "impl",
-        "series",
-        "config",
-        "producers",
-        "consumers",
-        "cores",
-        "oversubscribed",
-        "rep",
-        "items",
-        "truncated",
-        "seconds",
-        "items_per_sec",
-        "empty_polls",
-    ]);
-    crate::order::interleave("twolock throughput", cells.len(), p.reps, |rep, c| {
-        let ((producers, consumers), imp) = cells[c];
-        let r = imp.run(Workload::Throughput {
+    let run = |((producers, consumers), imp): Cell| {
+        imp.run(Workload::Throughput {
             producers,
             consumers,
             items: p.items,
             cap: Some(p.run_cap),
-        })?;
-        runs_of[c].push(r);
-        let mut row = vec!["throughput".to_string()];
-        row.extend(cell_columns(cells[c]));
-        row.extend([
-            p.cores.to_string(),
-            oversubscribed(p, cells[c].0).to_string(),
-        ]);
-        row.extend([(rep + 1).to_string(), r.items.to_string()]);
-        row.extend([r.truncated.to_string(), format!("{:.6}", r.secs)]);
-        row.extend([
-            format!("{:.0}", r.items_per_sec()),
-            r.empty_polls.to_string(),
-        ]);
-        runs.row(&row);
-        Ok::<(), BenchError>(())
-    })?;
-    let samples: Vec<Vec<f64>> = runs_of
+        })
+    };
+    let (runs, sums) = measure(p, "throughput", &cells, run)?;
+    let run_rows: Vec<RunRow> = runs
         .iter()
-        .map(|rs| per_run(rs, Run::items_per_sec))
+        .map(|r| {
+            let ((producers, consumers), imp) = r.cell;
+            RunRow {
+                experiment: "throughput",
+                imp: imp.name(),
+                series: imp.group().name(),
+                config: imp.describe(),
+                producers,
+                consumers,
+                cores: p.cores,
+                oversubscribed: oversubscribed(p, r.cell.0),
+                rep: r.rep,
+                items: r.run.items,
+                truncated: r.run.truncated,
+                seconds: format!("{:.6}", r.run.secs),
+                items_per_sec: format!("{:.0}", r.run.items_per_sec()),
+                empty_polls: r.run.empty_polls,
+            }
+        })
         .collect();
-    let sums = CellSummaries::new(&cells, &samples)?;
-    let mut summary = Csv::new(
-        &[
-            &["impl", "series", "config", "producers", "consumers"][..],
-            &["oversubscribed", "reps"],
-            &Summary::csv_columns("median_items_per_sec"),
-            &["x_mutex_vecdeque", "x_segqueue", "truncated_runs"],
-            &["median_empty_polls_per_1k_items"],
-        ]
-        .concat(),
-    );
+    let mut summary = Vec::new();
     let mut text = format!(
         "\n== two-lock queue throughput: N = {} u64 items, P producers, K consumers, {} reps; items/s ==\n\
          full matrix: all {} implementations at every P,K point\n",
@@ -163,20 +183,39 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         ));
         let extra = ["x Mutex", "x SegQueue", "empty/1k", "note"];
         let mut table = summary_table(&["impl", "series"], &extra);
-        for (c, &cell) in cells.iter().enumerate().filter(|(_, c)| c.0 == pk) {
-            let Some(s) = sums.get(cell) else { continue };
+        for (cell, s) in sums.iter().filter(|(cell, _)| cell.0 == pk) {
             let imp = cell.1;
-            let capped = runs_of[c].iter().filter(|r| r.truncated).count();
-            let empty = median(&per_run(&runs_of[c], Run::empty_per_1k)).unwrap_or(0.0);
+            let cell_runs: Vec<Run> = runs
+                .iter()
+                .filter(|r| r.cell == cell)
+                .map(|r| r.run)
+                .collect();
+            let capped = cell_runs.iter().filter(|r| r.truncated).count();
+            let empty_per_1k: Vec<f64> = cell_runs.iter().map(Run::empty_per_1k).collect();
+            let empty = median(&empty_per_1k).unwrap_or(0.0);
             total_capped += capped;
             let x_mutex = sums.ratio(cell, (pk, Impl::MutexDeque));
             let x_seg = sums.ratio(cell, (pk, Impl::SegQueue));
-            let mut row = cell_columns(cell);
-            row.extend([oversubscribed(p, pk).to_string(), s.n.to_string()]);
-            row.extend(s.csv_fields(0));
-            row.extend([f2(x_mutex), f2(x_seg), capped.to_string()]);
-            row.push(format!("{empty:.2}"));
-            summary.row(&row);
+            let [median_items_per_sec, min, max, q1, q3, spread_pct] = s.csv_fields(0);
+            summary.push(SummaryRow {
+                imp: imp.name(),
+                series: imp.group().name(),
+                config: imp.describe(),
+                producers: pk.0,
+                consumers: pk.1,
+                oversubscribed: oversubscribed(p, pk),
+                reps: s.n,
+                median_items_per_sec,
+                min,
+                max,
+                q1,
+                q3,
+                spread_pct,
+                x_mutex_vecdeque: f2(x_mutex),
+                x_segqueue: f2(x_seg),
+                truncated_runs: capped,
+                median_empty_polls_per_1k_items: format!("{empty:.2}"),
+            });
             let mut note = Vec::new();
             let below_floor = x_mutex.is_some_and(|x| x < OVERSUB_FLOOR);
             if imp.is_twolock() && oversubscribed(p, pk) && below_floor {
@@ -192,7 +231,7 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
                 note.push(format!("{capped}/{} capped", s.n));
             }
             let key = vec![imp.name().to_string(), imp.group().name().to_string()];
-            let mut row = summary_row(key, &s, f2(x_mutex));
+            let mut row = summary_row(key, s, f2(x_mutex));
             row.extend([f2(x_seg), format!("{empty:.1}"), note.join(", ")]);
             table.row(&row);
         }
@@ -230,7 +269,8 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let targets = targets(p, &sums);
     text.push('\n');
     text.push_str(&crate::table::targets(&targets));
-    out.tables("throughput", &runs, &summary)?;
+    out.rows("throughput_runs.csv", &run_rows)?;
+    out.rows("throughput_summary.csv", &summary)?;
     for (file, title, impls) in FIGURES {
         let chart = items_chart(
             format!("{title}: N = {}, median of {}", si(p.items as f64), p.reps),
@@ -266,22 +306,6 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
 /// Whether point `pk` runs more threads than there are cores.
 fn oversubscribed(p: &Params, (producers, consumers): (usize, usize)) -> bool {
     producers + consumers > p.cores
-}
-
-/// `metric` of each of `runs`.
-fn per_run(runs: &[Run], metric: fn(&Run) -> f64) -> Vec<f64> {
-    runs.iter().map(metric).collect()
-}
-
-/// The columns naming a cell in both CSVs: impl, series, config, producers, consumers.
-fn cell_columns((pk, imp): Cell) -> Vec<String> {
-    vec![
-        imp.name().to_string(),
-        imp.group().name().to_string(),
-        imp.describe().to_string(),
-        pk.0.to_string(),
-        pk.1.to_string(),
-    ]
 }
 
 /// The target checks: magpie's default against the peers at [`TARGET_POINTS`], and the
