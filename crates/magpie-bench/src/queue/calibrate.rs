@@ -2,7 +2,8 @@
 //! pause that gives each target stolen percentage; the measured runs report the
 //! percentage they actually achieved.
 
-use super::rows::Rows;
+use serde::Serialize;
+
 use super::run::PAUSE_SCALE;
 use super::{Impl, Params};
 use crate::BenchError;
@@ -21,6 +22,18 @@ pub struct Config {
     pub pause: Option<f64>,
     /// Stolen % of the chosen calibration probe.
     pub estimate: f64,
+}
+
+/// A row of `exp2_thief_calibration.csv`: one probe run of the pause search.
+#[derive(Serialize)]
+pub struct ProbeRow {
+    #[serde(rename = "impl")]
+    implementation: &'static str,
+    /// Display text of the `f64` (`0`; an `f64` field would give the csv crate's `0.0`).
+    pause_spins: String,
+    rounds: u64,
+    stolen_pct: String,
+    owner_ops_per_sec: String,
 }
 
 /// Smallest positive pause tried (one spin every 16th attempt).
@@ -141,18 +154,18 @@ pub fn calibrate(
     imp: Impl,
     p: &Params,
     targets: &[f64],
-    probes: &mut Rows,
+    probes: &mut Vec<ProbeRow>,
 ) -> Result<Vec<Config>, BenchError> {
     let run = |pause: f64| {
         let r = imp.run(p.cap, p.calib_rounds, Some(pause))?;
         let pct = r.stolen_pct();
-        probes.push([
-            ("impl", imp.name().to_string()),
-            ("pause_spins", format!("{pause}")),
-            ("rounds", p.calib_rounds.to_string()),
-            ("stolen_pct", format!("{pct:.4}")),
-            ("owner_ops_per_sec", format!("{:.0}", r.owner.ops_per_sec())),
-        ]);
+        probes.push(ProbeRow {
+            implementation: imp.name(),
+            pause_spins: pause.to_string(),
+            rounds: p.calib_rounds,
+            stolen_pct: format!("{pct:.4}"),
+            owner_ops_per_sec: format!("{:.0}", r.owner.ops_per_sec()),
+        });
         Ok(pct)
     };
     search(run, p.calib_steps, targets)

@@ -1,20 +1,60 @@
 //! Experiment 1 (BWoS §6.2.1): the owner alone puts until full, then gets until empty;
 //! (puts + gets) / s against the sequential bound and the peers of the same flavour.
 
+use serde::Serialize;
+
 use super::rows::Rows;
 use super::{cpu_share, retry_budget, Family, Flavour, Impl, Notes, Params};
 use crate::output::Out;
-use crate::stats::{CellSummaries, Summary};
+use crate::stats::CellSummaries;
 use crate::svg::{Bar, BarChart, BarSeries};
 use crate::table::{f2, si};
 use crate::{BenchError, TargetCheck};
+
+/// A row of `exp1_owner_runs.csv`: one measured run.
+#[derive(Serialize)]
+struct RunRow {
+    experiment: &'static str,
+    #[serde(rename = "impl")]
+    implementation: &'static str,
+    family: &'static str,
+    flavour: &'static str,
+    rep: usize,
+    capacity: usize,
+    rounds: u64,
+    puts: u64,
+    gets: u64,
+    seconds: String,
+    ops_per_sec: String,
+    owner_pinned: bool,
+    owner_cpu_share: String,
+    tries: usize,
+}
+
+/// A row of `exp1_owner_summary.csv`: one implementation over its repetitions.
+#[derive(Serialize)]
+struct SummaryRow {
+    #[serde(rename = "impl")]
+    implementation: &'static str,
+    family: &'static str,
+    flavour: &'static str,
+    reps: usize,
+    median_ops_per_sec: String,
+    min: String,
+    max: String,
+    q1: String,
+    q3: String,
+    spread_pct: String,
+    ratio_vs_sequential: String,
+    magpie_over_this: String,
+}
 
 /// Runs experiment 1 and writes `exp1_owner_runs.csv`, `exp1_owner_summary.csv` and
 /// `exp1_owner.svg` into `dir`.
 pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let impls = Impl::all();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); impls.len()];
-    let mut runs = Rows::default();
+    let mut runs = Vec::new();
     let mut retries = retry_budget(impls.len() * p.reps);
     let mut notes = Notes::default();
     let mut min_cpu: Vec<Option<f64>> = vec![None; impls.len()];
@@ -27,47 +67,47 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         if let Some(c) = r.cpu_share {
             min_cpu[i] = Some(min_cpu[i].map_or(c, |m: f64| m.min(c)));
         }
-        runs.push([
-            ("experiment", "owner".to_string()),
-            ("impl", imp.name().to_string()),
-            ("family", imp.family.name().to_string()),
-            ("flavour", imp.flavour.name().to_string()),
-            ("rep", (rep + 1).to_string()),
-            ("capacity", p.cap.to_string()),
-            ("rounds", p.exp1_rounds.to_string()),
-            ("puts", r.puts.to_string()),
-            ("gets", r.gets.to_string()),
-            ("seconds", format!("{:.6}", r.secs)),
-            ("ops_per_sec", format!("{:.0}", r.ops_per_sec())),
-            ("owner_pinned", r.pinned.to_string()),
-            ("owner_cpu_share", cpu_share(r.cpu_share)),
-            ("tries", tries.to_string()),
-        ]);
+        runs.push(RunRow {
+            experiment: "owner",
+            implementation: imp.name(),
+            family: imp.family.name(),
+            flavour: imp.flavour.name(),
+            rep: rep + 1,
+            capacity: p.cap,
+            rounds: p.exp1_rounds,
+            puts: r.puts,
+            gets: r.gets,
+            seconds: format!("{:.6}", r.secs),
+            ops_per_sec: format!("{:.0}", r.ops_per_sec()),
+            owner_pinned: r.pinned,
+            owner_cpu_share: cpu_share(r.cpu_share),
+            tries,
+        });
         Ok::<(), BenchError>(())
     })?;
     let keys: Vec<(Family, Flavour)> = impls.iter().map(|i| (i.family, i.flavour)).collect();
     let sums = CellSummaries::new(&keys, &samples)?;
     let find = |fam: Family, fl: Flavour| sums.get((fam, fl));
 
-    let (mut summary, mut table) = (Rows::default(), Rows::default());
+    let (mut summary, mut table) = (Vec::new(), Rows::default());
     for ((imp, (key, s)), cpu) in impls.iter().zip(sums.iter()).zip(&min_cpu) {
         let seq = sums.ratio(key, (Family::Sequential, imp.flavour));
         let mag = sums.ratio((Family::Magpie, imp.flavour), key);
-        let stats = Summary::csv_columns("median_ops_per_sec");
-        summary.push(
-            [
-                ("impl", imp.name().to_string()),
-                ("family", imp.family.name().to_string()),
-                ("flavour", imp.flavour.name().to_string()),
-                ("reps", s.n.to_string()),
-            ]
-            .into_iter()
-            .chain(stats.into_iter().zip(s.csv_fields(0)))
-            .chain([
-                ("ratio_vs_sequential", f2(seq)),
-                ("magpie_over_this", f2(mag)),
-            ]),
-        );
+        let [median, min, max, q1, q3, spread_pct] = s.csv_fields(0);
+        summary.push(SummaryRow {
+            implementation: imp.name(),
+            family: imp.family.name(),
+            flavour: imp.flavour.name(),
+            reps: s.n,
+            median_ops_per_sec: median,
+            min,
+            max,
+            q1,
+            q3,
+            spread_pct,
+            ratio_vs_sequential: f2(seq),
+            magpie_over_this: f2(mag),
+        });
         table.push([
             ("impl", imp.name().to_string()),
             ("flavour", imp.flavour.name().to_string()),
@@ -125,7 +165,8 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             .collect(),
     };
 
-    out.tables("exp1_owner", &runs.csv(), &summary.csv())?;
+    out.rows("exp1_owner_runs.csv", &runs)?;
+    out.rows("exp1_owner_summary.csv", &summary)?;
     out.file("exp1_owner.svg", &chart.render())?;
     let mut text = format!(
         "\n== Experiment 1 (§6.2.1): owner only, C = {}, {} rounds/run, {} reps; (puts+gets)/s ==\n",

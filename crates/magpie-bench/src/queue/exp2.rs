@@ -2,6 +2,8 @@
 //! steals single items, its pause calibrated per implementation to ≈ 1, 5, 10, 20 %
 //! stolen (0 % = no thief). The achieved percentage is what is reported.
 
+use serde::Serialize;
+
 use super::calibrate::{self, Config};
 use super::rows::Rows;
 use super::{cpu_share, retry_budget, Family, Flavour, Impl, Notes, Params, DISTURBED};
@@ -24,21 +26,76 @@ struct Samples {
     clean: usize,
 }
 
+/// A row of `exp2_thief_runs.csv`: one measured run.
+#[derive(Serialize)]
+struct RunRow {
+    experiment: &'static str,
+    #[serde(rename = "impl")]
+    implementation: &'static str,
+    family: &'static str,
+    flavour: &'static str,
+    /// Display text of the `f64` (`5`; an `f64` field would give the csv crate's `5.0`).
+    target_stolen_pct: String,
+    /// The pause as `target_stolen_pct`, or `none` without a thief.
+    pause_spins: String,
+    rep: usize,
+    capacity: usize,
+    rounds: u64,
+    puts: u64,
+    gets: u64,
+    stolen: u64,
+    steal_attempts: u64,
+    seconds: String,
+    owner_ops_per_sec: String,
+    steals_per_sec: String,
+    stolen_pct: String,
+    owner_pinned: bool,
+    thief_pinned: bool,
+    owner_cpu_share: String,
+    thief_cpu_share: String,
+    tries: usize,
+}
+
+/// A row of `exp2_thief_summary.csv`: one implementation and target over its repetitions.
+#[derive(Serialize)]
+struct SummaryRow {
+    #[serde(rename = "impl")]
+    implementation: &'static str,
+    family: &'static str,
+    flavour: &'static str,
+    /// This and `pause_spins` as in [`RunRow`].
+    target_stolen_pct: String,
+    pause_spins: String,
+    calibration_estimate_pct: String,
+    reps: usize,
+    achieved_stolen_pct_median: String,
+    achieved_stolen_pct_min: String,
+    achieved_stolen_pct_max: String,
+    owner_ops_median: String,
+    owner_ops_min: String,
+    owner_ops_max: String,
+    owner_spread_pct: String,
+    steals_per_sec_median: String,
+    owner_vs_own_no_steal: String,
+    magpie_owner_over_this: String,
+    clean_reps: usize,
+}
+
 /// Runs experiment 2 and writes its CSV files and one SVG per flavour into `dir`.
 pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
     let impls: Vec<Impl> = Impl::all().into_iter().filter(|i| i.stealable()).collect();
 
-    let mut calib_rows = Rows::default();
+    let mut probes = Vec::new();
     let mut configs: Vec<Vec<Config>> = Vec::new();
     let bar = crate::progress::bar("exp2 (one thief): calibrating", impls.len());
     for imp in &impls {
         bar.set_message(imp.name());
-        configs.push(calibrate::calibrate(*imp, p, &TARGETS, &mut calib_rows)?);
+        configs.push(calibrate::calibrate(*imp, p, &TARGETS, &mut probes)?);
         bar.inc(1);
     }
     bar.finish_and_clear();
 
-    let mut runs = Rows::default();
+    let mut runs = Vec::new();
     let mut retries = retry_budget(configs.iter().map(Vec::len).sum::<usize>() * p.reps);
     let mut notes = Notes::default();
     let mut samples: Vec<Vec<Samples>> = configs
@@ -62,30 +119,30 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         s.owner.push(r.owner.ops_per_sec());
         s.steals.push(r.steals_per_sec());
         s.pct.push(r.stolen_pct());
-        runs.push([
-            ("experiment", "thief".to_string()),
-            ("impl", imp.name().to_string()),
-            ("family", imp.family.name().to_string()),
-            ("flavour", imp.flavour.name().to_string()),
-            ("target_stolen_pct", format!("{}", cfg.target)),
-            ("pause_spins", pause_spins(cfg)),
-            ("rep", (rep + 1).to_string()),
-            ("capacity", p.cap.to_string()),
-            ("rounds", p.exp2_rounds.to_string()),
-            ("puts", r.owner.puts.to_string()),
-            ("gets", r.owner.gets.to_string()),
-            ("stolen", r.stolen.to_string()),
-            ("steal_attempts", r.attempts.to_string()),
-            ("seconds", format!("{:.6}", r.owner.secs)),
-            ("owner_ops_per_sec", format!("{:.0}", r.owner.ops_per_sec())),
-            ("steals_per_sec", format!("{:.0}", r.steals_per_sec())),
-            ("stolen_pct", format!("{:.4}", r.stolen_pct())),
-            ("owner_pinned", r.owner.pinned.to_string()),
-            ("thief_pinned", r.thief_pinned.to_string()),
-            ("owner_cpu_share", cpu_share(r.owner.cpu_share)),
-            ("thief_cpu_share", cpu_share(r.thief_cpu_share)),
-            ("tries", tries.to_string()),
-        ]);
+        runs.push(RunRow {
+            experiment: "thief",
+            implementation: imp.name(),
+            family: imp.family.name(),
+            flavour: imp.flavour.name(),
+            target_stolen_pct: cfg.target.to_string(),
+            pause_spins: pause_spins(cfg),
+            rep: rep + 1,
+            capacity: p.cap,
+            rounds: p.exp2_rounds,
+            puts: r.owner.puts,
+            gets: r.owner.gets,
+            stolen: r.stolen,
+            steal_attempts: r.attempts,
+            seconds: format!("{:.6}", r.owner.secs),
+            owner_ops_per_sec: format!("{:.0}", r.owner.ops_per_sec()),
+            steals_per_sec: format!("{:.0}", r.steals_per_sec()),
+            stolen_pct: format!("{:.4}", r.stolen_pct()),
+            owner_pinned: r.owner.pinned,
+            thief_pinned: r.thief_pinned,
+            owner_cpu_share: cpu_share(r.owner.cpu_share),
+            thief_cpu_share: cpu_share(r.thief_cpu_share),
+            tries,
+        });
         Ok::<(), BenchError>(())
     })?;
 
@@ -108,7 +165,7 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
             .position(|i| i.family == fam && i.flavour == fl)
     };
 
-    let (mut summary, mut table) = (Rows::default(), Rows::default());
+    let (mut summary, mut table) = (Vec::new(), Rows::default());
     let mut far = Vec::new();
     for (i, imp) in impls.iter().enumerate() {
         let base = sums[i][0].0;
@@ -126,26 +183,26 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
                 ));
             }
             let clean = samples[i][k].clean;
-            summary.push([
-                ("impl", imp.name().to_string()),
-                ("family", imp.family.name().to_string()),
-                ("flavour", imp.flavour.name().to_string()),
-                ("target_stolen_pct", format!("{}", cfg.target)),
-                ("pause_spins", pause_spins(cfg)),
-                ("calibration_estimate_pct", format!("{:.3}", cfg.estimate)),
-                ("reps", own.n.to_string()),
-                ("achieved_stolen_pct_median", format!("{:.3}", pct.median)),
-                ("achieved_stolen_pct_min", format!("{:.3}", pct.min)),
-                ("achieved_stolen_pct_max", format!("{:.3}", pct.max)),
-                ("owner_ops_median", format!("{:.0}", own.median)),
-                ("owner_ops_min", format!("{:.0}", own.min)),
-                ("owner_ops_max", format!("{:.0}", own.max)),
-                ("owner_spread_pct", format!("{:.1}", own.spread_pct())),
-                ("steals_per_sec_median", format!("{:.0}", st.median)),
-                ("owner_vs_own_no_steal", f2(vs0)),
-                ("magpie_owner_over_this", f2(magx)),
-                ("clean_reps", clean.to_string()),
-            ]);
+            summary.push(SummaryRow {
+                implementation: imp.name(),
+                family: imp.family.name(),
+                flavour: imp.flavour.name(),
+                target_stolen_pct: cfg.target.to_string(),
+                pause_spins: pause_spins(cfg),
+                calibration_estimate_pct: format!("{:.3}", cfg.estimate),
+                reps: own.n,
+                achieved_stolen_pct_median: format!("{:.3}", pct.median),
+                achieved_stolen_pct_min: format!("{:.3}", pct.min),
+                achieved_stolen_pct_max: format!("{:.3}", pct.max),
+                owner_ops_median: format!("{:.0}", own.median),
+                owner_ops_min: format!("{:.0}", own.min),
+                owner_ops_max: format!("{:.0}", own.max),
+                owner_spread_pct: format!("{:.1}", own.spread_pct()),
+                steals_per_sec_median: format!("{:.0}", st.median),
+                owner_vs_own_no_steal: f2(vs0),
+                magpie_owner_over_this: f2(magx),
+                clean_reps: clean,
+            });
             table.push([
                 ("impl", imp.name().to_string()),
                 ("target %", format!("{}", cfg.target)),
@@ -201,8 +258,9 @@ pub fn run(p: &Params, out: &mut Out) -> Result<(), BenchError> {
         }
     }
 
-    out.tables("exp2_thief", &runs.csv(), &summary.csv())?;
-    out.file("exp2_thief_calibration.csv", &calib_rows.csv().render())?;
+    out.rows("exp2_thief_runs.csv", &runs)?;
+    out.rows("exp2_thief_summary.csv", &summary)?;
+    out.rows("exp2_thief_calibration.csv", &probes)?;
     for fl in Flavour::ALL {
         let chart = LineChart {
             title: format!(

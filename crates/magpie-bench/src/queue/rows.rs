@@ -1,7 +1,6 @@
-//! Rows given as (column, value) pairs, so every value is written next to its column's
-//! name and a CSV header cannot drift from its rows.
+//! Printed-table rows given as (column, value) pairs, so every value is written next to
+//! its column's name and a header cannot drift from its rows.
 
-use crate::csv::Csv;
 use crate::table::Table;
 
 /// Rows of named values; the first row's column names are the header.
@@ -26,13 +25,6 @@ impl Rows {
         self.rows.push(values);
     }
 
-    /// The rows as CSV (header first).
-    pub fn csv(&self) -> Csv {
-        let mut csv = Csv::new(&self.header);
-        self.rows.iter().for_each(|r| csv.row(r));
-        csv
-    }
-
     /// The rows as a printed table whose first `left_cols` columns are left-aligned.
     pub fn table(&self, left_cols: usize) -> String {
         let mut table = Table::new(&self.header, left_cols);
@@ -50,7 +42,10 @@ mod tests {
         let mut rows = Rows::default();
         rows.push([("impl", "a".into()), ("ops", "1".into())]);
         rows.push([("impl", "b".into()), ("ops", "2".into())]);
-        assert_eq!(rows.csv().render(), "impl,ops\na,1\nb,2\n");
+        let mut expected = Table::new(&["impl", "ops"], 1);
+        expected.row(&["a", "1"]);
+        expected.row(&["b", "2"]);
+        assert_eq!(rows.table(1), expected.render());
     }
 
     #[test]
