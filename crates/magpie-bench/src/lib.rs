@@ -8,7 +8,6 @@
 pub mod affinity;
 pub mod asyncrt;
 pub mod clique;
-pub mod csv;
 pub mod dist;
 pub mod http;
 pub mod iter;

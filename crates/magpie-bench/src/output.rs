@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::csv::Csv;
 use crate::{BenchError, Outcome, TargetCheck};
 
 /// Creates `dir` (and parents) and checks that files can be written into it, so a bad
@@ -37,7 +36,8 @@ pub fn write_file(dir: &Path, name: &str, contents: &str) -> Result<PathBuf, Ben
     Ok(path)
 }
 
-/// Serialises `rows` as CSV with a header from their field names.
+/// Serialises `rows` as CSV with a header from their field names (quoted by the `csv`
+/// crate where needed); no rows give an empty text, header included.
 pub fn csv_text<T: Serialize>(rows: &[T]) -> String {
     let mut writer = csv::Writer::from_writer(Vec::new());
     for row in rows {
@@ -81,12 +81,6 @@ impl Out {
         self.file(name, &csv_text(rows))
     }
 
-    /// Writes an experiment's two tables as `{stem}_runs.csv` and `{stem}_summary.csv`.
-    pub fn tables(&mut self, stem: &str, runs: &Csv, summary: &Csv) -> Result<(), BenchError> {
-        self.file(&format!("{stem}_runs.csv"), &runs.render())?;
-        self.file(&format!("{stem}_summary.csv"), &summary.render())
-    }
-
     /// Prints `text` and adds it to the report.
     pub fn say(&mut self, text: &str) {
         print!("{text}");
@@ -119,19 +113,30 @@ mod tests {
     }
 
     #[test]
-    fn tables_are_named_after_the_stem() {
-        let dir = std::env::temp_dir().join(format!("magpie-tables-test-{}", std::process::id()));
-        let mut out = Out::new(&dir).unwrap();
-        let mut runs = Csv::new(&["rep", "secs"]);
-        runs.row(&["1", "0.5"]);
-        let summary = Csv::new(&["median"]);
-        out.tables("exp", &runs, &summary).unwrap();
+    fn csv_header_from_field_names_and_quoting() {
+        #[derive(Serialize)]
+        struct Row {
+            name: &'static str,
+            #[serde(rename = "impl")]
+            implementation: &'static str,
+            value: Option<f64>,
+        }
+        let rows = [
+            Row {
+                name: "x,y",
+                implementation: "a",
+                value: Some(2.5),
+            },
+            Row {
+                name: "say \"hi\"",
+                implementation: "b",
+                value: None,
+            },
+        ];
         assert_eq!(
-            out.files,
-            [dir.join("exp_runs.csv"), dir.join("exp_summary.csv")]
+            csv_text(&rows),
+            "name,impl,value\n\"x,y\",a,2.5\n\"say \"\"hi\"\"\",b,\n"
         );
-        assert_eq!(fs::read_to_string(&out.files[0]).unwrap(), runs.render());
-        assert_eq!(fs::read_to_string(&out.files[1]).unwrap(), summary.render());
-        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(csv_text::<Row>(&[]), "");
     }
 }

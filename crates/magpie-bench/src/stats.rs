@@ -55,12 +55,6 @@ impl Summary {
         }
     }
 
-    /// Names of the [`csv_fields`](Self::csv_fields) columns; `median` names the first
-    /// one with its unit (e.g. `median_items_per_sec`).
-    pub fn csv_columns(median: &str) -> [&str; 6] {
-        [median, "min", "max", "q1", "q3", "spread_pct"]
-    }
-
     /// `median, min, max, q1, q3` with `decimals` decimals, then the spread in percent
     /// with one: the summary columns of the benchmarks' CSV files.
     pub fn csv_fields(&self, decimals: usize) -> [String; 6] {
@@ -202,15 +196,5 @@ mod tests {
         assert_eq!(order, keys);
         assert!(CellSummaries::new(&keys, &samples[..2]).is_err());
         assert!(CellSummaries::new(&keys[..1], &[vec![]]).is_err());
-    }
-
-    #[test]
-    fn csv_columns_match_csv_fields() {
-        let s = Summary::of(&[1.0]).unwrap();
-        assert_eq!(
-            Summary::csv_columns("median_ms").len(),
-            s.csv_fields(0).len()
-        );
-        assert_eq!(Summary::csv_columns("median_ms")[0], "median_ms");
     }
 }
