@@ -121,8 +121,8 @@ pub struct SearchOptions {
         requires = "slowdown"
     )]
     slow_ranks: Vec<usize>,
-    /// How many times slower the --slow-ranks generate children (they spin for the
-    /// difference)
+    /// How many times slower the --slow-ranks search: their workers need this many times
+    /// the CPU time (they spin for the difference)
     #[cfg(feature = "mpi")]
     #[arg(long, value_name = "FACTOR", requires = "slow_ranks")]
     slowdown: Option<f64>,
