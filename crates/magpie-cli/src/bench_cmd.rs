@@ -132,10 +132,11 @@ struct DistBenchArgs {
 
 #[derive(Args, Debug)]
 pub struct CommonArgs {
-    /// Short run for CI: fewer rounds, 3 repetitions, same code paths
+    /// Short run for CI: smaller sizes, fewer repetitions, same code paths
     #[arg(long)]
     pub quick: bool,
-    /// Repetitions per configuration [default: 9, or 3 with --quick]
+    /// Repetitions per configuration [default: each benchmark's own, 3 to 11; 1 to 3
+    /// with --quick]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub reps: Option<u32>,
 }
