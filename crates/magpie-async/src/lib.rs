@@ -4,8 +4,9 @@
 //!
 //! - Tasks and wakers are [`async_task`]'s. Sockets ([`net`]) are registered once,
 //!   edge-triggered, with the runtime's own mio driver, which the workers poll
-//!   themselves (a worker about to park blocks in epoll; tokio's design). Timers are
-//!   [`async_io`]'s `Timer`.
+//!   themselves (a worker about to park blocks in epoll; tokio's design). Timers
+//!   ([`sleep`], [`timeout`]) are [`async_io`]'s `Timer`; blocking code goes to the
+//!   `blocking` crate's thread pool ([`spawn_blocking`]).
 //! - Each worker owns a FIFO BWoS run queue (magpie-queue); spawns and wakes from a
 //!   worker go there. Spawns and wakes from elsewhere go to the two-lock injector.
 //! - Idle workers steal a whole block at once from a victim chosen by one of magpie's
@@ -30,6 +31,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod blocking;
 mod builder;
 mod context;
 mod driver;
@@ -48,13 +50,16 @@ mod scheduler;
 mod sync;
 #[cfg(all(test, not(magpie_async_loom)))]
 mod tests;
+mod time;
 mod worker;
 mod yield_now;
 
+pub use blocking::spawn_blocking;
 pub use builder::{Builder, DEFAULT_QUEUE};
 pub use handle::{spawn, Handle};
 pub use join::{JoinError, JoinHandle};
 pub use runtime::Runtime;
+pub use time::{sleep, timeout, Elapsed, Timeout};
 pub use yield_now::{yield_now, YieldNow};
 
 /// async-io's timer, re-exported so users need no extra dependency. It is driven by

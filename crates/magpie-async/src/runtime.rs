@@ -43,6 +43,15 @@ impl Runtime {
         self.handle.spawn(future)
     }
 
+    /// Runs `f` on the blocking thread pool; see [`Handle::spawn_blocking`].
+    pub fn spawn_blocking<F, T>(&self, f: F) -> JoinHandle<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.handle.spawn_blocking(f)
+    }
+
     /// Runs `future` on the calling thread to completion; see [`Handle::block_on`].
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         self.handle.block_on(future)

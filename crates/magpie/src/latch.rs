@@ -140,6 +140,7 @@ impl CountLatch {
         // AcqRel: each finishing job's writes happen-before the last decrement (the
         // RMWs form one release sequence), whose Release (via the latch swap) the owner
         // acquires.
+        // SAFETY: still valid: our `n` counts keep the latch from being set and freed.
         if unsafe { (*this).counter.fetch_sub(n, AcqRel) } == n {
             // SAFETY: the count was ours to drop to zero; the owner waits for `core`.
             if unsafe { CoreLatch::set(&(*this).core) } {
