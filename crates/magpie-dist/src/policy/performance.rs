@@ -1,9 +1,9 @@
 //! [`PerformanceDriven`]: the performance-driven policy of the YewPar thesis (ch. 3)
 //! between ranks, decentralised: no rank collects for the others.
 //!
-//! * Every rank measures its own load ([`RankLoad`]): its workers' work rate (eq. 3.1,
-//!   from their busy and idle time since the last measurement) and how many subtrees it
-//!   could give away.
+//! * Every rank measures its own load ([`RankLoad`]): its workers' work rate (eq. 3.1
+//!   per task: average task time and idle gap from the pool's task counts and idle
+//!   time since the last measurement) and how many subtrees it could give away.
 //! * A refresher in each rank's communication loop asks every other rank for its load
 //!   (small non-blocking `Probe`/`Load` messages) and times each round trip as the delay
 //!   to that rank (eq. 3.2, weighted by the local worker count). When all replies are
