@@ -1,7 +1,8 @@
 //! [`spawn_blocking`]: run blocking code (file I/O, a long computation, a synchronous
 //! library) without stalling a worker. The closure runs on the `blocking` crate's
-//! thread pool (smol's: threads are started on demand, at most 500, and retire after
-//! a second idle); the runtime gets a small task that awaits it, so the result comes
+//! thread pool (smol's: threads are started on demand, at most 500 or
+//! `BLOCKING_MAX_THREADS`, and retire after a second idle); the runtime gets a small
+//! task that awaits it, so the result comes
 //! back through an ordinary [`JoinHandle`], a panic in the closure as
 //! [`JoinError`](crate::JoinError).
 
