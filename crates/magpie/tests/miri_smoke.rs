@@ -95,3 +95,67 @@ fn parallel_iterators_unsafe_paths_at_miri_size() {
     });
     assert_eq!(odd, ["1", "11", "21", "31"]);
 }
+
+#[test]
+fn more_parallel_iterators_unsafe_paths_at_miri_size() {
+    use magpie::prelude::*;
+    let pool = magpie::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let strings: Vec<String> = (0..40).map(|i| i.to_string()).collect();
+    // Owned pieces read from the back (`rev`), cut (`skip`, `take`: the cut-off sides
+    // drop their elements) and left unread by a short circuit.
+    let back: Vec<String> = pool.install(|| {
+        strings
+            .clone()
+            .into_par_iter()
+            .skip(5)
+            .take(30)
+            .rev()
+            .step_by(4)
+            .collect()
+    });
+    assert_eq!(back, ["34", "30", "26", "22", "18", "14", "10", "6"]);
+    let found = pool.install(|| {
+        strings
+            .clone()
+            .into_par_iter()
+            .chain(strings.clone())
+            .rev()
+            .find_any(|s| s == "3")
+    });
+    assert_eq!(found.as_deref(), Some("3"));
+    // Extending in place after existing elements, and a panic while doing it.
+    let mut target = vec![String::from("a"), String::from("b")];
+    pool.install(|| target.par_extend(strings.clone()));
+    assert_eq!(target.len(), 42);
+    assert_eq!(target[2..], strings[..]);
+    let err = panic::catch_unwind(AssertUnwindSafe(|| {
+        pool.install(|| {
+            target.par_extend(strings.clone().into_par_iter().map(|s| {
+                if s == "20" {
+                    panic!("stop")
+                } else {
+                    s
+                }
+            }))
+        })
+    }));
+    assert!(err.is_err());
+    assert_eq!(target.len(), 42);
+    // Collecting into a `Result` stops at an error and drops the partial `Vec`.
+    let parsed: Result<Vec<String>, String> = pool.install(|| {
+        strings
+            .clone()
+            .into_par_iter()
+            .map(|s| if s == "25" { Err(s) } else { Ok(s) })
+            .collect()
+    });
+    assert_eq!(parsed, Err(String::from("25")));
+    // `par_bridge` hands the iterator's items out under its mutex.
+    let mut bridged: Vec<String> =
+        pool.install(|| strings.clone().into_iter().par_bridge().collect());
+    bridged.sort_by_key(|s| s.parse::<u32>().unwrap());
+    assert_eq!(bridged, strings);
+}

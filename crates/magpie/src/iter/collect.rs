@@ -1,8 +1,9 @@
-//! `collect`: building a `Vec` in input order.
+//! `collect` into a `Vec`, and `par_extend` of a `Vec`, in input order.
 //!
 //! When every position yields one item (an exact producer: no `filter`), each piece
-//! writes straight into its own part of the result's buffer, as rayon does; otherwise
-//! each piece collects a `Vec` and the pieces are concatenated in order at the end.
+//! writes straight into its own part of the vector's spare capacity, as rayon does;
+//! otherwise each piece collects a `Vec` and the pieces are appended in order at the
+//! end. The other collections are in [`super::collections`].
 
 use std::collections::LinkedList;
 
@@ -24,14 +25,36 @@ impl<T: Send> FromParallelIterator<T> for Vec<T> {
     {
         let producer = iter.into_par_iter().into_producer();
         if producer.exact() {
-            collect_in_place(producer)
+            let mut out = Vec::with_capacity(producer.len());
+            extend_in_place(&mut out, producer);
+            out
         } else {
-            collect_pieces(producer)
+            let mut out = Vec::new();
+            append_pieces(&mut out, vec_pieces(producer));
+            out
         }
     }
 }
 
-fn collect_pieces<P: Producer>(producer: P) -> Vec<P::Item>
+/// `par_extend` of a `Vec` (see [`ParallelExtend`](super::ParallelExtend)).
+pub(super) fn extend_vec<T: Send, I>(out: &mut Vec<T>, iter: I)
+where
+    I: IntoParallelIterator<Item = T>,
+{
+    let producer = iter.into_par_iter().into_producer();
+    if producer.exact() {
+        extend_in_place(out, producer);
+    } else {
+        append_pieces(out, vec_pieces(producer));
+    }
+}
+
+/// The items of `iter`, one `Vec` per piece, in order.
+pub(super) fn collect_pieces<I: ParallelIterator>(iter: I) -> LinkedList<Vec<I::Item>> {
+    vec_pieces(iter.into_producer())
+}
+
+fn vec_pieces<P: Producer>(producer: P) -> LinkedList<Vec<P::Item>>
 where
     P::Item: Send,
 {
@@ -40,30 +63,37 @@ where
         a.append(&mut b);
         a
     };
-    let pieces = bridge(
+    bridge(
         producer,
         &Reducer {
             leaf: &leaf,
             combine: &combine,
             stop: None,
         },
-    );
-    let mut out = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+    )
+}
+
+fn append_pieces<T>(out: &mut Vec<T>, pieces: LinkedList<Vec<T>>) {
+    out.reserve(pieces.iter().map(Vec::len).sum());
     for mut piece in pieces {
         out.append(&mut piece);
     }
-    out
 }
 
-fn collect_in_place<P: Producer>(producer: P) -> Vec<P::Item>
+/// Appends the items of an exact producer to `out`, each piece writing its own part of
+/// the spare capacity.
+fn extend_in_place<P: Producer>(out: &mut Vec<P::Item>, producer: P)
 where
     P::Item: Send,
 {
     let len = producer.len();
-    let mut out = Vec::with_capacity(len);
+    out.reserve(len);
+    let old_len = out.len();
     let target = Target {
         items: producer,
-        start: out.as_mut_ptr(),
+        // SAFETY: `old_len <= capacity`: the first spare position (or one past the
+        // end of the buffer when nothing is added).
+        start: unsafe { out.as_mut_ptr().add(old_len) },
     };
     let leaf = |piece: TargetPiece<P::IntoIter, P::Item>| {
         let mut written = Written {
@@ -72,8 +102,8 @@ where
         };
         for item in piece.items.take(piece.len) {
             // SAFETY: `count < piece.len`: a distinct, in-bounds, uninitialised position
-            // of `out`'s buffer owned by this piece only; `written` drops the items
-            // written so far if a later one panics.
+            // of `out`'s spare capacity owned by this piece only; `written` drops the
+            // items written so far if a later one panics.
             unsafe { piece.start.add(written.count).write(item) };
             written.count += 1;
         }
@@ -95,10 +125,9 @@ where
         "an exact producer yielded fewer items than its length"
     );
     std::mem::forget(written);
-    // SAFETY: all `len` positions were written (checked above) and their ownership
-    // passed from `written` (forgotten) to `out`.
-    unsafe { out.set_len(len) };
-    out
+    // SAFETY: the `len` positions after `old_len` were written (checked above) and
+    // their ownership passed from `written` (forgotten) to `out`; `reserve` made room.
+    unsafe { out.set_len(old_len + len) };
 }
 
 /// A producer paired with the uninitialised positions `[start, start + len)` of the

@@ -102,3 +102,15 @@ impl<I: Iterator, F: Fn(I::Item) -> R, R> Iterator for MapIter<I, F> {
         self.inner.fold(init, move |acc, x| g(acc, f(x)))
     }
 }
+
+impl<I: DoubleEndedIterator, F: Fn(I::Item) -> R, R> DoubleEndedIterator for MapIter<I, F> {
+    fn next_back(&mut self) -> Option<R> {
+        self.inner.next_back().map(&*self.f)
+    }
+    fn rfold<B, G: FnMut(B, R) -> B>(self, init: B, mut g: G) -> B {
+        let f = self.f;
+        self.inner.rfold(init, move |acc, x| g(acc, f(x)))
+    }
+}
+
+impl<I: ExactSizeIterator, F: Fn(I::Item) -> R, R> ExactSizeIterator for MapIter<I, F> {}

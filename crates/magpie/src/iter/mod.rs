@@ -1,9 +1,11 @@
 //! Parallel iterators on the pool, rayon's `par_iter` for magpie.
 //!
 //! `use magpie::prelude::*;` brings `par_iter()`, `par_iter_mut()` and `into_par_iter()`
-//! on slices, `Vec`s, arrays and integer ranges, `par_chunks()`/`par_chunks_mut()` and
-//! `par_sort()`/`par_sort_unstable()` on slices. The adaptors and consumers carry rayon's
-//! names and meaning:
+//! on slices, `Vec`s, arrays and integer ranges; on slices the views `par_chunks()`,
+//! `par_chunks_exact()`, `par_rchunks()` (each also `_mut`) and `par_windows()`, and the
+//! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms;
+//! `par_bridge()` on any `Iterator + Send`; `par_extend()` on the standard collections.
+//! The adaptors and consumers carry rayon's names and meaning:
 //!
 //! ```
 //! use magpie::prelude::*;
@@ -15,265 +17,140 @@
 //! assert_eq!(evens, (0..100).step_by(2).collect::<Vec<_>>());
 //! ```
 //!
+//! Indexed adaptors, other collections, fallible work and state per piece:
+//!
+//! ```
+//! use std::collections::HashMap;
+//! use std::fmt::Write;
+//! use magpie::prelude::*;
+//!
+//! let words = ["apple", "bob", "kayak", "magpie", "noon"];
+//! let tail: Vec<(usize, &str)> = words.par_iter().copied().enumerate().skip(2).rev().collect();
+//! assert_eq!(tail, [(4, "noon"), (3, "magpie"), (2, "kayak")]);
+//!
+//! let lengths: HashMap<&str, usize> = words.par_iter().map(|w| (*w, w.len())).collect();
+//! assert_eq!(lengths["magpie"], 6);
+//! let (palindromes, others): (Vec<&str>, Vec<&str>) =
+//!     words.par_iter().copied().partition(|w| w.chars().rev().eq(w.chars()));
+//! assert_eq!((palindromes, others), (vec!["bob", "kayak", "noon"], vec!["apple", "magpie"]));
+//!
+//! // Stops at the first error; `try_for_each` and `try_reduce` do the same.
+//! let parsed: Result<Vec<u32>, _> = ["1", "2", "x"].par_iter().map(|s| s.parse::<u32>()).collect();
+//! assert!(parsed.is_err());
+//!
+//! // One buffer per piece, not per item.
+//! let digits: usize = (0..1000u32)
+//!     .into_par_iter()
+//!     .map_init(String::new, |buf, x| {
+//!         buf.clear();
+//!         write!(buf, "{x}").unwrap();
+//!         buf.len()
+//!     })
+//!     .sum();
+//! assert_eq!(digits, 10 + 90 * 2 + 900 * 3);
+//! ```
+//!
 //! A call runs on the pool of the calling worker (inside [`ThreadPool::install`],
 //! [`join`](crate::join) or a scope task), otherwise on the global pool, and blocks
 //! until done. How the input is divided is explained in [`plumbing`]: no fixed chunks,
 //! more splits only where work is being stolen.
 //!
 //! # Same as rayon
-//! `collect` keeps the input order; a panic in a closure reaches the caller after the
-//! other pieces have finished, and the pool stays usable; `any`, `all` and `find_any`
-//! stop the other workers' pieces soon (at their next item) once the answer is known;
-//! `min_by_key` returns the first of equal minima, `max_by_key` the last of equal maxima.
+//! * `collect` and `par_extend` keep the input order (into a `Vec`, `VecDeque`,
+//!   `LinkedList` or `String`, and `unzip`/`partition` into both sides); into a map,
+//!   the last of equal keys wins, as in a sequential `collect`.
+//! * A panic in a closure reaches the caller after the other pieces have finished,
+//!   and the pool stays usable.
+//! * `any`, `all`, `find_any`, `find_map_any`, `position_any`, `try_for_each`,
+//!   `try_reduce` and `collect` into `Result`/`Option` stop the other workers' pieces
+//!   soon (at their next item) once the answer is known, and split no further.
+//! * `min`, `min_by`, `min_by_key` return the first of equal minima, `max`, `max_by`,
+//!   `max_by_key` the last of equal maxima.
+//! * `map_with`/`for_each_with` clone the state per piece, `map_init`/`for_each_init`
+//!   call `init` once per piece; `par_bridge` does not keep the iterator's order.
 //!
 //! # Differences
 //! * `with_min_len` is available on every parallel iterator (it bounds positions of the
 //!   source, so it is meaningful after `filter` too); there is no `with_max_len`.
 //! * `fold` returns one accumulator per piece as a parallel iterator (as rayon), and
 //!   how many pieces there are depends on stealing (as rayon).
-//! * Only the adaptors and consumers listed on [`ParallelIterator`] and
-//!   [`IndexedParallelIterator`] exist; `collect` builds `Vec`s.
+//! * There is no `flat_map`/`flatten` with a *parallel* inner iterator: use
+//!   `flat_map_iter`/`flatten_iter` (the inner iterator runs sequentially, which is
+//!   what rayon recommends for short inner iterators anyway), or a nested parallel
+//!   iterator inside `map` that is summed or collected.
+//! * `rev` needs the pieces' sequential iterators to be double-ended (see [`Rev`]);
+//!   after `enumerate`, `zip` or `step_by` they must also know their length, which the
+//!   `u64`/`i64` ranges and `chain` do not (as in `std`): reverse before those.
+//! * [`Try`] (for `try_for_each`, `try_reduce`) is sealed, implemented for `Result`,
+//!   `Option` and `ControlFlow`.
+//! * Not provided: `find_first`/`find_last`, `position_first`/`position_last`,
+//!   `try_fold`, `reduce_with`, `fold_with`, `try_for_each_with`/`_init`,
+//!   `while_some`, `interleave`, `chunks` on iterators, `par_drain`,
+//!   `par_rchunks_exact`, `par_sort_by_cached_key`, string sources (`par_chars`,
+//!   `par_lines`) and parallel iteration over maps and sets.
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
+mod chain;
+mod chunks_exact;
 mod collect;
+mod collect_result;
+mod collections;
 mod enumerate;
+mod extend;
 mod filter;
+mod find;
+mod flat_map_iter;
 mod fold;
+mod indexed;
 mod map;
+mod map_with;
 mod min_len;
+mod min_max;
+mod par_bridge;
+mod parallel_iterator;
 pub mod plumbing;
 mod range;
+mod rchunks;
+mod rev;
 mod slice;
 mod sort;
+mod step_by;
+mod take_skip;
+mod try_ops;
+mod unzip;
 mod vec;
+mod windows;
 mod zip;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
+pub use chain::Chain;
+pub use chunks_exact::{ChunksExact, ChunksExactMut};
 pub use collect::FromParallelIterator;
 pub use enumerate::Enumerate;
+pub use extend::ParallelExtend;
 pub use filter::{Filter, FilterMap};
+pub use flat_map_iter::FlatMapIter;
 pub use fold::Fold;
+pub use indexed::IndexedParallelIterator;
 pub use map::Map;
+pub use map_with::{MapInit, MapWith};
 pub use min_len::MinLen;
+pub use par_bridge::{IterBridge, ParallelBridge};
+pub use parallel_iterator::ParallelIterator;
 pub use range::RangeIter;
+pub use rchunks::{RChunks, RChunksMut};
+pub use rev::Rev;
 pub use slice::{Chunks, ChunksMut, Iter, IterMut, ParallelSlice, ParallelSliceMut};
+pub use step_by::StepBy;
+pub use take_skip::{Skip, Take};
+pub use try_ops::Try;
 pub use vec::IntoIter;
+pub use windows::Windows;
 pub use zip::Zip;
 
 use plumbing::{bridge, Producer, Reducer};
-
-/// A parallel iterator: a source of items, divided between the pool's workers.
-pub trait ParallelIterator: Sized + Send {
-    /// The items.
-    type Item: Send;
-    /// The splittable source behind this iterator.
-    type Producer: Producer<Item = Self::Item>;
-
-    /// Turns the iterator into its producer (used by the adaptors and consumers).
-    fn into_producer(self) -> Self::Producer;
-
-    /// Applies `f` to every item.
-    fn map<F, R>(self, f: F) -> Map<Self, F>
-    where
-        F: Fn(Self::Item) -> R + Sync + Send,
-        R: Send,
-    {
-        Map::new(self, f)
-    }
-
-    /// Copies the referenced items (`&T` to `T`).
-    fn copied<'a, T>(self) -> Map<Self, impl Fn(&'a T) -> T + Sync + Send>
-    where
-        Self: ParallelIterator<Item = &'a T>,
-        T: 'a + Copy + Send + Sync,
-    {
-        self.map(|x: &'a T| *x)
-    }
-
-    /// Clones the referenced items (`&T` to `T`).
-    fn cloned<'a, T>(self) -> Map<Self, impl Fn(&'a T) -> T + Sync + Send>
-    where
-        Self: ParallelIterator<Item = &'a T>,
-        T: 'a + Clone + Send + Sync,
-    {
-        self.map(|x: &'a T| x.clone())
-    }
-
-    /// Keeps the items for which `predicate` holds.
-    fn filter<P>(self, predicate: P) -> Filter<Self, P>
-    where
-        P: Fn(&Self::Item) -> bool + Sync + Send,
-    {
-        Filter::new(self, predicate)
-    }
-
-    /// Keeps the `Some` results of `f`.
-    fn filter_map<F, R>(self, f: F) -> FilterMap<Self, F>
-    where
-        F: Fn(Self::Item) -> Option<R> + Sync + Send,
-        R: Send,
-    {
-        FilterMap::new(self, f)
-    }
-
-    /// Folds each piece into one accumulator, starting from `identity()`; yields the
-    /// accumulators (combine them with `reduce` or `sum`).
-    fn fold<T, ID, F>(self, identity: ID, fold_op: F) -> Fold<Self, ID, F>
-    where
-        ID: Fn() -> T + Sync + Send,
-        F: Fn(T, Self::Item) -> T + Sync + Send,
-        T: Send,
-    {
-        Fold::new(self, identity, fold_op)
-    }
-
-    /// Never divides the source into pieces of fewer than `min` positions.
-    fn with_min_len(self, min: usize) -> MinLen<Self> {
-        MinLen::new(self, min)
-    }
-
-    /// Calls `f` on every item.
-    fn for_each<F>(self, f: F)
-    where
-        F: Fn(Self::Item) + Sync + Send,
-    {
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| it.for_each(&f);
-        drive(self, &leaf, &|(), ()| (), None)
-    }
-
-    /// Sums the items.
-    fn sum<S>(self) -> S
-    where
-        S: Send + std::iter::Sum<Self::Item> + std::iter::Sum<S>,
-    {
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| it.sum::<S>();
-        drive(self, &leaf, &|a: S, b: S| [a, b].into_iter().sum(), None)
-    }
-
-    /// Counts the items.
-    fn count(self) -> usize {
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| it.count();
-        drive(self, &leaf, &|a, b| a + b, None)
-    }
-
-    /// Combines all items with `op`, starting each piece from `identity()`; `op` must
-    /// be associative, and `identity()` its neutral element.
-    fn reduce<ID, OP>(self, identity: ID, op: OP) -> Self::Item
-    where
-        ID: Fn() -> Self::Item + Sync + Send,
-        OP: Fn(Self::Item, Self::Item) -> Self::Item + Sync + Send,
-    {
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| it.fold(identity(), &op);
-        drive(self, &leaf, &op, None)
-    }
-
-    /// The item with the smallest key (the first of several).
-    fn min_by_key<K, F>(self, f: F) -> Option<Self::Item>
-    where
-        K: Ord + Send,
-        F: Fn(&Self::Item) -> K + Sync + Send,
-    {
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| {
-            it.map(|x| (f(&x), x)).min_by(|a, b| a.0.cmp(&b.0))
-        };
-        let combine = |a: Option<(K, Self::Item)>, b: Option<(K, Self::Item)>| match (a, b) {
-            (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
-            (a, b) => a.or(b),
-        };
-        drive(self, &leaf, &combine, None).map(|(_, x)| x)
-    }
-
-    /// The item with the largest key (the last of several).
-    fn max_by_key<K, F>(self, f: F) -> Option<Self::Item>
-    where
-        K: Ord + Send,
-        F: Fn(&Self::Item) -> K + Sync + Send,
-    {
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| {
-            it.map(|x| (f(&x), x)).max_by(|a, b| a.0.cmp(&b.0))
-        };
-        let combine = |a: Option<(K, Self::Item)>, b: Option<(K, Self::Item)>| match (a, b) {
-            (Some(a), Some(b)) => Some(if b.0 >= a.0 { b } else { a }),
-            (a, b) => a.or(b),
-        };
-        drive(self, &leaf, &combine, None).map(|(_, x)| x)
-    }
-
-    /// Some item for which `predicate` holds, not necessarily the first; the other
-    /// workers stop looking soon after one is found.
-    fn find_any<P>(self, predicate: P) -> Option<Self::Item>
-    where
-        P: Fn(&Self::Item) -> bool + Sync + Send,
-    {
-        let stop = AtomicBool::new(false);
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| {
-            for x in it {
-                // Relaxed: the flag only saves work; the answer travels through join.
-                if stop.load(Ordering::Relaxed) {
-                    return None;
-                }
-                if predicate(&x) {
-                    stop.store(true, Ordering::Relaxed);
-                    return Some(x);
-                }
-            }
-            None
-        };
-        drive(self, &leaf, &|a: Option<_>, b| a.or(b), Some(&stop))
-    }
-
-    /// Whether `predicate` holds for some item; stops soon after one is found.
-    fn any<P>(self, predicate: P) -> bool
-    where
-        P: Fn(Self::Item) -> bool + Sync + Send,
-    {
-        self.map(predicate).find_any(|&b| b).is_some()
-    }
-
-    /// Whether `predicate` holds for every item; stops soon after one fails it.
-    fn all<P>(self, predicate: P) -> bool
-    where
-        P: Fn(Self::Item) -> bool + Sync + Send,
-    {
-        self.map(predicate).find_any(|&b| !b).is_none()
-    }
-
-    /// Builds a collection from the items; a `Vec` keeps their order.
-    fn collect<C>(self) -> C
-    where
-        C: FromParallelIterator<Self::Item>,
-    {
-        C::from_par_iter(self)
-    }
-}
-
-/// A parallel iterator that yields exactly one item per position of its source, so it
-/// knows its length and can be zipped and enumerated.
-pub trait IndexedParallelIterator: ParallelIterator {
-    /// The number of items.
-    fn len(&self) -> usize;
-
-    /// Whether there are no items.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Pairs every item with its index.
-    fn enumerate(self) -> Enumerate<Self> {
-        Enumerate::new(self)
-    }
-
-    /// Pairs items with those of `other`, up to the shorter length.
-    fn zip<Z>(self, other: Z) -> Zip<Self, Z::Iter>
-    where
-        Z: IntoParallelIterator,
-        Z::Iter: IndexedParallelIterator,
-    {
-        Zip::new(self, other.into_par_iter())
-    }
-}
 
 /// A value that can become a parallel iterator (`into_par_iter`).
 pub trait IntoParallelIterator {

@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// `len` counts *positions* of the underlying source (slice elements, range values);
 /// an adaptor such as `filter` yields fewer items than positions. A producer is
 /// *exact* when it yields exactly one item per position; only exact producers can be
-/// zipped, enumerated, or collected straight into place.
+/// zipped, enumerated, reversed, cut (`take`, `skip`, `step_by`) or collected straight
+/// into place.
 pub trait Producer: Send + Sized {
     /// The items produced.
     type Item;

@@ -1,7 +1,14 @@
 //! Slices as parallel sources: `par_iter`, `par_iter_mut`, `par_chunks`,
-//! `par_chunks_mut`, and the sorts of [`ParallelSliceMut`].
+//! `par_chunks_mut`, the traits [`ParallelSlice`] and [`ParallelSliceMut`] with the
+//! other views (windows, exact and reversed chunks, in their own files) and the sorts.
 
+use std::cmp::Ordering;
+
+use super::chunks_exact::{ChunksExact, ChunksExactMut};
 use super::plumbing::Producer;
+use super::rchunks::{RChunks, RChunksMut};
+use super::sort::{self, By, Natural};
+use super::windows::Windows;
 use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 /// Parallel iterator over `&T` of a slice.
@@ -30,19 +37,50 @@ pub struct ChunksMut<'data, T> {
     size: usize,
 }
 
-/// `par_chunks` on slices (and, through deref, `Vec`s and arrays).
+/// `par_chunks` and the other views of shared slices (and, through deref, `Vec`s and
+/// arrays).
 pub trait ParallelSlice<T: Sync> {
     /// Parallel iterator over `size`-element chunks; the last may be shorter.
     ///
     /// # Panics
     /// If `size` is 0.
     fn par_chunks(&self, size: usize) -> Chunks<'_, T>;
+
+    /// Parallel iterator over `size`-element chunks, leaving out the last
+    /// `len % size` elements (see [`ChunksExact::remainder`]).
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_chunks_exact(&self, size: usize) -> ChunksExact<'_, T>;
+
+    /// Parallel iterator over `size`-element chunks starting from the end: the first
+    /// item is the last `size` elements; the last item may be shorter.
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_rchunks(&self, size: usize) -> RChunks<'_, T>;
+
+    /// Parallel iterator over every run of `size` consecutive elements (overlapping),
+    /// as `slice::windows`.
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_windows(&self, size: usize) -> Windows<'_, T>;
 }
 
 impl<T: Sync> ParallelSlice<T> for [T] {
     fn par_chunks(&self, size: usize) -> Chunks<'_, T> {
         assert!(size != 0, "chunk size must not be zero");
         Chunks { slice: self, size }
+    }
+    fn par_chunks_exact(&self, size: usize) -> ChunksExact<'_, T> {
+        ChunksExact::new(self, size)
+    }
+    fn par_rchunks(&self, size: usize) -> RChunks<'_, T> {
+        RChunks::new(self, size)
+    }
+    fn par_windows(&self, size: usize) -> Windows<'_, T> {
+        Windows::new(self, size)
     }
 }
 
@@ -54,17 +92,53 @@ pub trait ParallelSliceMut<T: Send> {
     /// If `size` is 0.
     fn par_chunks_mut(&mut self, size: usize) -> ChunksMut<'_, T>;
 
+    /// Parallel iterator over mutable `size`-element chunks, leaving out the last
+    /// `len % size` elements (see [`ChunksExactMut::into_remainder`]).
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_chunks_exact_mut(&mut self, size: usize) -> ChunksExactMut<'_, T>;
+
+    /// Parallel iterator over mutable `size`-element chunks starting from the end.
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_rchunks_mut(&mut self, size: usize) -> RChunksMut<'_, T>;
+
     /// Sorts in parallel, keeping equal elements in order (a merge sort: the halves
     /// sort in parallel, then merge; needs a buffer of the slice's size).
     fn par_sort(&mut self)
     where
         T: Ord;
 
+    /// [`par_sort`](Self::par_sort) with a comparator.
+    fn par_sort_by<F>(&mut self, compare: F)
+    where
+        F: Fn(&T, &T) -> Ordering + Sync;
+
+    /// [`par_sort`](Self::par_sort) by a key (computed at every comparison).
+    fn par_sort_by_key<K, F>(&mut self, key: F)
+    where
+        K: Ord,
+        F: Fn(&T) -> K + Sync;
+
     /// Sorts in parallel without keeping equal elements in order (quicksort whose two
     /// sides run in parallel; no allocation; `O(n log n)` in the worst case).
     fn par_sort_unstable(&mut self)
     where
         T: Ord;
+
+    /// [`par_sort_unstable`](Self::par_sort_unstable) with a comparator.
+    fn par_sort_unstable_by<F>(&mut self, compare: F)
+    where
+        F: Fn(&T, &T) -> Ordering + Sync;
+
+    /// [`par_sort_unstable`](Self::par_sort_unstable) by a key (computed at every
+    /// comparison).
+    fn par_sort_unstable_by_key<K, F>(&mut self, key: F)
+    where
+        K: Ord,
+        F: Fn(&T) -> K + Sync;
 }
 
 impl<T: Send> ParallelSliceMut<T> for [T] {
@@ -72,17 +146,49 @@ impl<T: Send> ParallelSliceMut<T> for [T] {
         assert!(size != 0, "chunk size must not be zero");
         ChunksMut { slice: self, size }
     }
+    fn par_chunks_exact_mut(&mut self, size: usize) -> ChunksExactMut<'_, T> {
+        ChunksExactMut::new(self, size)
+    }
+    fn par_rchunks_mut(&mut self, size: usize) -> RChunksMut<'_, T> {
+        RChunksMut::new(self, size)
+    }
     fn par_sort(&mut self)
     where
         T: Ord,
     {
-        super::sort::merge_sort(self);
+        sort::merge_sort(self, &Natural);
+    }
+    fn par_sort_by<F>(&mut self, compare: F)
+    where
+        F: Fn(&T, &T) -> Ordering + Sync,
+    {
+        sort::merge_sort(self, &By(compare));
+    }
+    fn par_sort_by_key<K, F>(&mut self, key: F)
+    where
+        K: Ord,
+        F: Fn(&T) -> K + Sync,
+    {
+        sort::merge_sort(self, &By(|a: &T, b: &T| key(a).cmp(&key(b))));
     }
     fn par_sort_unstable(&mut self)
     where
         T: Ord,
     {
-        super::sort::quicksort(self);
+        sort::quicksort(self, &Natural);
+    }
+    fn par_sort_unstable_by<F>(&mut self, compare: F)
+    where
+        F: Fn(&T, &T) -> Ordering + Sync,
+    {
+        sort::quicksort(self, &By(compare));
+    }
+    fn par_sort_unstable_by_key<K, F>(&mut self, key: F)
+    where
+        K: Ord,
+        F: Fn(&T) -> K + Sync,
+    {
+        sort::quicksort(self, &By(|a: &T, b: &T| key(a).cmp(&key(b))));
     }
 }
 

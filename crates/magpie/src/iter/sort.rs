@@ -1,4 +1,5 @@
-//! The parallel sorts behind `par_sort_unstable` and `par_sort`.
+//! The parallel sorts behind `par_sort_unstable` and `par_sort` (and their `_by`,
+//! `_by_key` forms).
 //!
 //! Both cut the slice only as far as the adaptive splitter of [`super::plumbing`]
 //! allows (about `2 × threads` parts, more where parts are stolen) and sort each part
@@ -9,48 +10,112 @@
 //!   worst case, and indifferent to runs of equal keys); the halves sort in parallel.
 //! * `par_sort`: the halves sort in parallel, then the standard stable sort, which
 //!   detects the two sorted runs, merges them in linear time.
+//!
+//! The recursion is written once, generic over an [`Order`]: [`Natural`] calls the
+//! standard `sort`/`sort_unstable`/`select_nth_unstable` themselves (so `par_sort`
+//! runs exactly the code it always did), [`By`] their `_by` forms with a comparator.
+
+use std::cmp::Ordering;
 
 use super::plumbing::Splitter;
 
 /// Parts below this many elements are not split further.
 const SEQUENTIAL: usize = 1 << 13;
 
-/// Parallel unstable sort (see the module docs).
-pub(super) fn quicksort<T: Ord + Send>(v: &mut [T]) {
-    super::plumbing::in_pool(|| quicksort_rec(v, Splitter::new(), false));
+/// How to order the elements: the three standard-library operations the sorts use.
+pub(super) trait Order<T>: Sync {
+    /// Sorts `v` keeping equal elements in order.
+    fn sort_stable(&self, v: &mut [T]);
+    /// Sorts `v` in any order of equal elements.
+    fn sort_unstable(&self, v: &mut [T]);
+    /// Puts the element of rank `index` at `index`, smaller ones before, larger after.
+    fn select_nth<'a>(&self, v: &'a mut [T], index: usize) -> (&'a mut [T], &'a mut [T]);
 }
 
-fn quicksort_rec<T: Ord + Send>(v: &mut [T], mut splitter: Splitter, migrated: bool) {
-    if !splitter.try_split(v.len(), SEQUENTIAL, migrated) {
+/// `T`'s own `Ord`.
+pub(super) struct Natural;
+
+impl<T: Ord> Order<T> for Natural {
+    fn sort_stable(&self, v: &mut [T]) {
+        v.sort();
+    }
+    fn sort_unstable(&self, v: &mut [T]) {
         v.sort_unstable();
+    }
+    fn select_nth<'a>(&self, v: &'a mut [T], index: usize) -> (&'a mut [T], &'a mut [T]) {
+        let (less, _, greater) = v.select_nth_unstable(index);
+        (less, greater)
+    }
+}
+
+/// A comparator closure.
+pub(super) struct By<F>(pub F);
+
+impl<T, F> Order<T> for By<F>
+where
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    fn sort_stable(&self, v: &mut [T]) {
+        v.sort_by(&self.0);
+    }
+    fn sort_unstable(&self, v: &mut [T]) {
+        v.sort_unstable_by(&self.0);
+    }
+    fn select_nth<'a>(&self, v: &'a mut [T], index: usize) -> (&'a mut [T], &'a mut [T]) {
+        let (less, _, greater) = v.select_nth_unstable_by(index, &self.0);
+        (less, greater)
+    }
+}
+
+/// Parallel unstable sort (see the module docs).
+pub(super) fn quicksort<T: Send, O: Order<T>>(v: &mut [T], order: &O) {
+    super::plumbing::in_pool(|| quicksort_rec(v, order, Splitter::new(), false));
+}
+
+fn quicksort_rec<T: Send, O: Order<T>>(
+    v: &mut [T],
+    order: &O,
+    mut splitter: Splitter,
+    migrated: bool,
+) {
+    if !splitter.try_split(v.len(), SEQUENTIAL, migrated) {
+        order.sort_unstable(v);
         return;
     }
     let mid = v.len() / 2;
-    let (less, _, greater) = v.select_nth_unstable(mid);
+    let (less, greater) = order.select_nth(v, mid);
     let here = crate::current_thread_index();
     crate::join(
-        || quicksort_rec(less, splitter, false),
-        || quicksort_rec(greater, splitter, crate::current_thread_index() != here),
+        || quicksort_rec(less, order, splitter, false),
+        || {
+            let migrated = crate::current_thread_index() != here;
+            quicksort_rec(greater, order, splitter, migrated)
+        },
     );
 }
 
 /// Parallel stable sort (see the module docs).
-pub(super) fn merge_sort<T: Ord + Send>(v: &mut [T]) {
-    super::plumbing::in_pool(|| merge_sort_rec(v, Splitter::new(), false));
+pub(super) fn merge_sort<T: Send, O: Order<T>>(v: &mut [T], order: &O) {
+    super::plumbing::in_pool(|| merge_sort_rec(v, order, Splitter::new(), false));
 }
 
-fn merge_sort_rec<T: Ord + Send>(v: &mut [T], mut splitter: Splitter, migrated: bool) {
+fn merge_sort_rec<T: Send, O: Order<T>>(
+    v: &mut [T],
+    order: &O,
+    mut splitter: Splitter,
+    migrated: bool,
+) {
     if !splitter.try_split(v.len(), SEQUENTIAL, migrated) {
-        v.sort();
+        order.sort_stable(v);
         return;
     }
     let mid = v.len() / 2;
     let (a, b) = v.split_at_mut(mid);
     let here = crate::current_thread_index();
     crate::join(
-        || merge_sort_rec(a, splitter, false),
-        || merge_sort_rec(b, splitter, crate::current_thread_index() != here),
+        || merge_sort_rec(a, order, splitter, false),
+        || merge_sort_rec(b, order, splitter, crate::current_thread_index() != here),
     );
     // Two sorted runs: the standard stable sort finds them and merges once.
-    v.sort();
+    order.sort_stable(v);
 }

@@ -165,10 +165,24 @@ impl<T> Iterator for VecPiece<T> {
     }
 }
 
+impl<T> DoubleEndedIterator for VecPiece<T> {
+    fn next_back(&mut self) -> Option<T> {
+        if self.next == self.len {
+            return None;
+        }
+        self.len -= 1;
+        // SAFETY: `next <= len` (the old `len` was larger): an initialised element this
+        // piece owns, read once because `len` now excludes it.
+        Some(unsafe { self.start.add(self.len).read() })
+    }
+}
+
+impl<T> ExactSizeIterator for VecPiece<T> {}
+
 impl<T> Drop for VecPiece<T> {
     fn drop(&mut self) {
-        // SAFETY: the elements `[next, len)` are initialised, not yet yielded and owned
-        // by this piece.
+        // SAFETY: the elements `[next, len)` are initialised, not yet yielded (from
+        // either end) and owned by this piece.
         unsafe {
             let rest = self.start.add(self.next);
             std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(

@@ -1,0 +1,72 @@
+//! The [`IndexedParallelIterator`] trait: the adaptors and consumers that need one
+//! item per position.
+
+use super::enumerate::Enumerate;
+use super::plumbing::Producer;
+use super::rev::Rev;
+use super::step_by::StepBy;
+use super::take_skip::{Skip, Take};
+use super::zip::Zip;
+use super::{find, IntoParallelIterator, ParallelIterator};
+
+/// A parallel iterator that yields exactly one item per position of its source, so it
+/// knows its length and can be zipped, enumerated, reversed and cut.
+pub trait IndexedParallelIterator: ParallelIterator {
+    /// The number of items.
+    fn len(&self) -> usize;
+
+    /// Whether there are no items.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Pairs every item with its index.
+    fn enumerate(self) -> Enumerate<Self> {
+        Enumerate::new(self)
+    }
+
+    /// Pairs items with those of `other`, up to the shorter length.
+    fn zip<Z>(self, other: Z) -> Zip<Self, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        Zip::new(self, other.into_par_iter())
+    }
+
+    /// The first `n` items (all of them if there are fewer).
+    fn take(self, n: usize) -> Take<Self> {
+        Take::new(self, n)
+    }
+
+    /// All but the first `n` items.
+    fn skip(self, n: usize) -> Skip<Self> {
+        Skip::new(self, n)
+    }
+
+    /// The items in reverse order. Each piece runs its part backwards, so the pieces'
+    /// sequential iterators must be double-ended (see [`Rev`]).
+    fn rev(self) -> Rev<Self>
+    where
+        <Self::Producer as Producer>::IntoIter: DoubleEndedIterator,
+    {
+        Rev::new(self)
+    }
+
+    /// Every `step`-th item, starting with the first.
+    ///
+    /// # Panics
+    /// If `step` is 0.
+    fn step_by(self, step: usize) -> StepBy<Self> {
+        StepBy::new(self, step)
+    }
+
+    /// The index of some item for which `predicate` holds, not necessarily the first;
+    /// the other workers stop looking soon after one is found.
+    fn position_any<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        find::position_any(self, predicate)
+    }
+}
