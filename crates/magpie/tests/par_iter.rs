@@ -4,13 +4,10 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use magpie::prelude::*;
-use magpie::{ThreadPool, ThreadPoolBuilder};
 use proptest::prelude::*;
 
-fn pool() -> &'static ThreadPool {
-    static POOL: std::sync::OnceLock<ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| ThreadPoolBuilder::new().num_threads(2).build().unwrap())
-}
+mod common;
+use common::{iter_pool as pool, Counted};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
@@ -183,19 +180,11 @@ fn a_panic_in_map_reaches_the_caller_and_the_pool_stays_usable() {
 #[test]
 fn owned_items_are_dropped_exactly_once_on_panic_and_short_circuit() {
     static LIVE: AtomicUsize = AtomicUsize::new(0);
-    struct Counted(u32);
-    impl Counted {
-        fn new(x: u32) -> Self {
-            LIVE.fetch_add(1, Ordering::SeqCst);
-            Counted(x)
-        }
-    }
-    impl Drop for Counted {
-        fn drop(&mut self) {
-            LIVE.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-    let make = || (0..50_000).map(Counted::new).collect::<Vec<_>>();
+    let make = || {
+        (0..50_000)
+            .map(|x| Counted::new(x, &LIVE))
+            .collect::<Vec<_>>()
+    };
     // Short circuit: the pieces left unread drop their items.
     let found = pool().install(|| make().into_par_iter().find_any(|c| c.0 == 123));
     assert_eq!(found.map(|c| c.0), Some(123));

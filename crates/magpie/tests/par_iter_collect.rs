@@ -7,13 +7,10 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use magpie::prelude::*;
-use magpie::{ThreadPool, ThreadPoolBuilder};
 use proptest::prelude::*;
 
-fn pool() -> &'static ThreadPool {
-    static POOL: std::sync::OnceLock<ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| ThreadPoolBuilder::new().num_threads(2).build().unwrap())
-}
+mod common;
+use common::{iter_pool as pool, Counted};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
@@ -283,19 +280,7 @@ fn collect_into_result_stops_soon_after_the_first_error() {
 #[test]
 fn owned_items_are_dropped_exactly_once_by_collect_and_extend() {
     static LIVE: AtomicUsize = AtomicUsize::new(0);
-    struct Counted(u32);
-    impl Counted {
-        fn new(x: u32) -> Self {
-            LIVE.fetch_add(1, Ordering::SeqCst);
-            Counted(x)
-        }
-    }
-    impl Drop for Counted {
-        fn drop(&mut self) {
-            LIVE.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-    let make = |n: u32| (0..n).map(Counted::new).collect::<Vec<_>>();
+    let make = |n: u32| (0..n).map(|x| Counted::new(x, &LIVE)).collect::<Vec<_>>();
     pool().install(|| {
         let r: Result<Vec<Counted>, Counted> = make(20_000)
             .into_par_iter()

@@ -11,13 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use magpie::prelude::*;
-use magpie::{ThreadPool, ThreadPoolBuilder};
 use proptest::prelude::*;
 
-fn pool() -> &'static ThreadPool {
-    static POOL: std::sync::OnceLock<ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| ThreadPoolBuilder::new().num_threads(2).build().unwrap())
-}
+mod common;
+use common::{iter_pool as pool, Counted};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
@@ -339,19 +336,7 @@ fn short_circuit_consumers_stop_other_pieces_soon() {
 #[test]
 fn owned_items_are_dropped_exactly_once_by_the_indexed_adaptors() {
     static LIVE: AtomicUsize = AtomicUsize::new(0);
-    struct Counted(u32);
-    impl Counted {
-        fn new(x: u32) -> Self {
-            LIVE.fetch_add(1, Ordering::SeqCst);
-            Counted(x)
-        }
-    }
-    impl Drop for Counted {
-        fn drop(&mut self) {
-            LIVE.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-    let make = |n: u32| (0..n).map(Counted::new).collect::<Vec<_>>();
+    let make = |n: u32| (0..n).map(|x| Counted::new(x, &LIVE)).collect::<Vec<_>>();
     pool().install(|| {
         let kept: Vec<u32> = make(5000)
             .into_par_iter()

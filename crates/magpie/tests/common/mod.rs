@@ -1,7 +1,8 @@
 //! Helpers shared by the pool's integration tests.
 #![allow(dead_code)] // each test binary uses its own subset
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// fib(n) with a `join` per call.
@@ -25,5 +26,35 @@ pub fn meet(started: &[AtomicBool; 2], me: usize) {
             "task {me} never saw its sibling run"
         );
         std::hint::spin_loop();
+    }
+}
+
+/// The 2-thread pool the parallel-iterator tests of one test binary share.
+pub fn iter_pool() -> &'static magpie::ThreadPool {
+    static POOL: OnceLock<magpie::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        magpie::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    })
+}
+
+/// An item that counts itself in `live` while it exists, to check that every element
+/// is dropped exactly once.
+#[derive(Debug)]
+pub struct Counted(pub u32, &'static AtomicUsize);
+
+impl Counted {
+    /// Item `x`, counted in `live`.
+    pub fn new(x: u32, live: &'static AtomicUsize) -> Self {
+        live.fetch_add(1, Ordering::SeqCst);
+        Counted(x, live)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.1.fetch_sub(1, Ordering::SeqCst);
     }
 }
