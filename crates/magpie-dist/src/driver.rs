@@ -417,7 +417,16 @@ where
     fn serve_requests(&mut self) -> bool {
         if self.requests.is_empty() {
             self.link.want(false);
-            return false;
+            // A task that saw the request wanted may give work up after its thief was
+            // answered (refused after `REFUSE_AFTER`): search it here. Left in the
+            // outbox it would keep this rank from ever being passive — and the token,
+            // with it, from ever coming back — unless another thief happened to ask.
+            let late = self.link.take_outbox();
+            let found = !late.is_empty();
+            if !self.stopped {
+                self.link.deliver(late);
+            }
+            return found;
         }
         let mut served = false;
         let mut given = self.link.take_outbox();
