@@ -64,6 +64,9 @@
 //! * `any`, `all`, `find_any`, `find_map_any`, `position_any`, `try_for_each`,
 //!   `try_reduce` and `collect` into `Result`/`Option` stop the other workers' pieces
 //!   soon (at their next item) once the answer is known, and split no further.
+//! * `find_first`, `find_map_first`, `position_first` return the first match in
+//!   order, `find_last`, `find_map_last`, `position_last` the last; pieces after
+//!   (before) a match stop soon after it is found (see `find_ordered.rs`).
 //! * `min`, `min_by`, `min_by_key` return the first of equal minima, `max`, `max_by`,
 //!   `max_by_key` the last of equal maxima.
 //! * `map_with`/`for_each_with` clone the state per piece, `map_init`/`for_each_init`
@@ -83,8 +86,7 @@
 //!   `u64`/`i64` ranges and `chain` do not (as in `std`): reverse before those.
 //! * [`Try`] (for `try_for_each`, `try_reduce`) is sealed, implemented for `Result`,
 //!   `Option` and `ControlFlow`.
-//! * Not provided: `find_first`/`find_last`, `position_first`/`position_last`,
-//!   `try_fold`, `reduce_with`, `fold_with`, `try_for_each_with`/`_init`,
+//! * Not provided: `try_fold`, `reduce_with`, `fold_with`, `try_for_each_with`/`_init`,
 //!   `while_some`, `interleave`, `chunks` on iterators, `par_drain`,
 //!   `par_rchunks_exact`, `par_sort_by_cached_key`, string sources (`par_chars`,
 //!   `par_lines`) and parallel iteration over maps and sets.
@@ -100,6 +102,7 @@ mod enumerate;
 mod extend;
 mod filter;
 mod find;
+mod find_ordered;
 mod flat_map_iter;
 mod fold;
 mod indexed;

@@ -16,7 +16,7 @@ use super::map_with::{MapInit, MapWith};
 use super::min_len::MinLen;
 use super::plumbing::Producer;
 use super::try_ops::Try;
-use super::{drive, find, min_max, try_ops, unzip, IntoParallelIterator};
+use super::{drive, find, find_ordered, min_max, try_ops, unzip, IntoParallelIterator};
 
 /// A parallel iterator: a source of items, divided between the pool's workers.
 pub trait ParallelIterator: Sized + Send {
@@ -306,6 +306,42 @@ pub trait ParallelIterator: Sized + Send {
         R: Send,
     {
         find::find_map_any(self, f)
+    }
+
+    /// The first item in order for which `predicate` holds; pieces after a match stop
+    /// soon after it is found.
+    fn find_first<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        find_ordered::find_map_first(self, |x| predicate(&x).then_some(x))
+    }
+
+    /// The last item in order for which `predicate` holds; pieces before a match stop
+    /// soon after it is found.
+    fn find_last<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        find_ordered::find_map_last(self, |x| predicate(&x).then_some(x))
+    }
+
+    /// The `Some` result of `f` for the first item in order that gives one.
+    fn find_map_first<F, R>(self, f: F) -> Option<R>
+    where
+        F: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        find_ordered::find_map_first(self, f)
+    }
+
+    /// The `Some` result of `f` for the last item in order that gives one.
+    fn find_map_last<F, R>(self, f: F) -> Option<R>
+    where
+        F: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        find_ordered::find_map_last(self, f)
     }
 
     /// Whether `predicate` holds for some item; stops soon after one is found.
