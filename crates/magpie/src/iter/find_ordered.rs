@@ -169,3 +169,46 @@ where
 {
     find_map_last(iter.enumerate(), |(i, x)| predicate(x).then_some(i))
 }
+
+/// The ordered searches of [`ParallelIterator`], spliced into the trait's body (a
+/// trait cannot be split across files, and this keeps them next to their code).
+macro_rules! ordered_find_methods {
+    () => {
+        /// The first item in order for which `predicate` holds; pieces after a match stop
+        /// soon after it is found.
+        fn find_first<P>(self, predicate: P) -> Option<Self::Item>
+        where
+            P: Fn(&Self::Item) -> bool + Sync + Send,
+        {
+            $crate::iter::find_ordered::find_map_first(self, |x| predicate(&x).then_some(x))
+        }
+
+        /// The last item in order for which `predicate` holds; pieces before a match stop
+        /// soon after it is found.
+        fn find_last<P>(self, predicate: P) -> Option<Self::Item>
+        where
+            P: Fn(&Self::Item) -> bool + Sync + Send,
+        {
+            $crate::iter::find_ordered::find_map_last(self, |x| predicate(&x).then_some(x))
+        }
+
+        /// The `Some` result of `f` for the first item in order that gives one.
+        fn find_map_first<F, R>(self, f: F) -> Option<R>
+        where
+            F: Fn(Self::Item) -> Option<R> + Sync + Send,
+            R: Send,
+        {
+            $crate::iter::find_ordered::find_map_first(self, f)
+        }
+
+        /// The `Some` result of `f` for the last item in order that gives one.
+        fn find_map_last<F, R>(self, f: F) -> Option<R>
+        where
+            F: Fn(Self::Item) -> Option<R> + Sync + Send,
+            R: Send,
+        {
+            $crate::iter::find_ordered::find_map_last(self, f)
+        }
+    };
+}
+pub(super) use ordered_find_methods;

@@ -69,8 +69,11 @@
 //!   (before) a match stop soon after it is found (see `find_ordered.rs`).
 //! * `min`, `min_by`, `min_by_key` return the first of equal minima, `max`, `max_by`,
 //!   `max_by_key` the last of equal maxima.
-//! * `map_with`/`for_each_with` clone the state per piece, `map_init`/`for_each_init`
-//!   call `init` once per piece; `par_bridge` does not keep the iterator's order.
+//! * `map_with`/`for_each_with`/`try_for_each_with` clone the state per piece, and
+//!   `fold_with` its accumulator; `map_init`/`for_each_init`/`try_for_each_init` call
+//!   `init` once per piece; `par_bridge` does not keep the iterator's order.
+//! * `while_some` stops every piece soon after a `None`; which values before it come
+//!   out depends on timing (as in rayon).
 //!
 //! # Differences
 //! * `with_min_len` is available on every parallel iterator (it bounds positions of the
@@ -86,8 +89,7 @@
 //!   `u64`/`i64` ranges and `chain` do not (as in `std`): reverse before those.
 //! * [`Try`] (for `try_for_each`, `try_reduce`) is sealed, implemented for `Result`,
 //!   `Option` and `ControlFlow`.
-//! * Not provided: `try_fold`, `reduce_with`, `fold_with`, `try_for_each_with`/`_init`,
-//!   `while_some`, `interleave`, `chunks` on iterators, `par_drain`,
+//! * Not provided: `try_fold`, `interleave`, `chunks` on iterators, `par_drain`,
 //!   `par_rchunks_exact`, `par_sort_by_cached_key`, string sources (`par_chars`,
 //!   `par_lines`) and parallel iteration over maps and sets.
 //!
@@ -123,6 +125,7 @@ mod take_skip;
 mod try_ops;
 mod unzip;
 mod vec;
+mod while_some;
 mod windows;
 mod zip;
 
@@ -135,7 +138,7 @@ pub use enumerate::Enumerate;
 pub use extend::ParallelExtend;
 pub use filter::{Filter, FilterMap};
 pub use flat_map_iter::FlatMapIter;
-pub use fold::Fold;
+pub use fold::{Fold, FoldWith};
 pub use indexed::IndexedParallelIterator;
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
@@ -150,6 +153,7 @@ pub use step_by::StepBy;
 pub use take_skip::{Skip, Take};
 pub use try_ops::Try;
 pub use vec::IntoIter;
+pub use while_some::WhileSome;
 pub use windows::Windows;
 pub use zip::Zip;
 
