@@ -90,8 +90,10 @@ impl<P: Producer, R: Send> Search<'_, P, R> {
         if !splitter.try_split(len, producer.min_len(), migrated) {
             return self.leaf(producer.into_iter(), start, end);
         }
-        let mid = len / 2;
-        let (left, right) = producer.split_at(mid);
+        let (left, right) = producer.split_at(len / 2);
+        // From the left part's length, not `len / 2`: a string's cut moves to a
+        // character boundary or separator, and the spans must not overlap.
+        let mid = left.len();
         let here = crate::current_thread_index();
         let stolen = || crate::current_thread_index() != here;
         match self.wins {
