@@ -4,6 +4,9 @@
 //! on slices, `Vec`s, arrays and integer ranges; on slices the views `par_chunks()`,
 //! `par_chunks_exact()`, `par_rchunks()` (each also `_mut`) and `par_windows()`, and the
 //! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms;
+//! `par_iter()`/`into_par_iter()` on the standard maps, sets and `VecDeque` (and
+//! `par_iter_mut()` on the maps and `VecDeque`); `par_chars()`, `par_char_indices()`,
+//! `par_bytes()`, `par_split()`, `par_lines()` and `par_split_whitespace()` on strings;
 //! `par_bridge()` on any `Iterator + Send`; `par_extend()` on the standard collections.
 //! The adaptors and consumers carry rayon's names and meaning:
 //!
@@ -89,9 +92,14 @@
 //!   `u64`/`i64` ranges and `chain` do not (as in `std`): reverse before those.
 //! * [`Try`] (for `try_for_each`, `try_reduce`) is sealed, implemented for `Result`,
 //!   `Option` and `ControlFlow`.
+//! * Maps and sets are iterated through a `Vec` of their items, collected
+//!   sequentially first (as rayon does); the iterator types are those of a `Vec`
+//!   ([`IntoIter`]), not rayon's per-collection types.
+//! * `par_split` takes a `char` or a `Fn(char) -> bool`, not `&[char]`.
 //! * Not provided: `try_fold`, `interleave`, `chunks` on iterators, `par_drain`,
-//!   `par_rchunks_exact`, `par_sort_by_cached_key`, string sources (`par_chars`,
-//!   `par_lines`) and parallel iteration over maps and sets.
+//!   `par_rchunks_exact`, `par_sort_by_cached_key`, the other string sources
+//!   (`par_split_terminator`, `par_split_inclusive`, `par_matches`,
+//!   `par_encode_utf16`, ...).
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
@@ -99,6 +107,7 @@ mod chain;
 mod chunks_exact;
 mod collect;
 mod collect_result;
+mod collection_sources;
 mod collections;
 mod enumerate;
 mod extend;
@@ -121,6 +130,8 @@ mod rev;
 mod slice;
 mod sort;
 mod step_by;
+mod str_split;
+mod string;
 mod take_skip;
 mod try_ops;
 mod unzip;
@@ -150,6 +161,8 @@ pub use rchunks::{RChunks, RChunksMut};
 pub use rev::Rev;
 pub use slice::{Chunks, ChunksMut, Iter, IterMut, ParallelSlice, ParallelSliceMut};
 pub use step_by::StepBy;
+pub use str_split::{Lines, Pattern, Split, SplitWhitespace};
+pub use string::{Bytes, CharIndices, Chars, ParallelString};
 pub use take_skip::{Skip, Take};
 pub use try_ops::Try;
 pub use vec::IntoIter;
