@@ -3,7 +3,8 @@
 //! `use magpie::prelude::*;` brings `par_iter()`, `par_iter_mut()` and `into_par_iter()`
 //! on slices, `Vec`s, arrays and integer ranges; on slices the views `par_chunks()`,
 //! `par_chunks_exact()`, `par_rchunks()` (each also `_mut`) and `par_windows()`, and the
-//! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms;
+//! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms and
+//! `par_sort_by_cached_key()`; `par_drain(range)` on `Vec`s;
 //! `par_iter()`/`into_par_iter()` on the standard maps, sets and `VecDeque` (and
 //! `par_iter_mut()` on the maps and `VecDeque`); `par_chars()`, `par_char_indices()`,
 //! `par_bytes()`, `par_split()`, `par_lines()` and `par_split_whitespace()` on strings;
@@ -96,10 +97,10 @@
 //!   sequentially first (as rayon does); the iterator types are those of a `Vec`
 //!   ([`IntoIter`]), not rayon's per-collection types.
 //! * `par_split` takes a `char` or a `Fn(char) -> bool`, not `&[char]`.
-//! * Not provided: `try_fold`, `interleave`, `chunks` on iterators, `par_drain`,
-//!   `par_rchunks_exact`, `par_sort_by_cached_key`, the other string sources
-//!   (`par_split_terminator`, `par_split_inclusive`, `par_matches`,
-//!   `par_encode_utf16`, ...).
+//! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
+//! * Not provided: `try_fold`, `interleave`, `chunks` on iterators,
+//!   `par_rchunks_exact`, and the other string sources (`par_split_terminator`,
+//!   `par_split_inclusive`, `par_matches`, `par_encode_utf16`, ...).
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
@@ -109,6 +110,7 @@ mod collect;
 mod collect_result;
 mod collection_sources;
 mod collections;
+mod drain;
 mod enumerate;
 mod extend;
 mod filter;
@@ -145,6 +147,7 @@ use std::sync::atomic::AtomicBool;
 pub use chain::Chain;
 pub use chunks_exact::{ChunksExact, ChunksExactMut};
 pub use collect::FromParallelIterator;
+pub use drain::{Drain, ParallelDrainRange};
 pub use enumerate::Enumerate;
 pub use extend::ParallelExtend;
 pub use filter::{Filter, FilterMap};
