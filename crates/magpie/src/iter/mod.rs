@@ -54,6 +54,26 @@
 //! assert_eq!(digits, 10 + 90 * 2 + 900 * 3);
 //! ```
 //!
+//! Ordered searches, strings, maps and draining:
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use magpie::prelude::*;
+//!
+//! let text = "pear 3\napple 7\nfig 2\nplum 7\n";
+//! let best = text.par_lines().map(|l| l.split_once(' ').unwrap()).find_last(|(_, n)| *n == "7");
+//! assert_eq!(best, Some(("plum", "7")));
+//! let stock: BTreeMap<&str, u32> =
+//!     text.par_lines().map(|l| l.split_once(' ').unwrap()).map(|(k, n)| (k, n.parse().unwrap())).collect();
+//! assert_eq!(stock.par_iter().map(|(_, n)| n).sum::<u32>(), 19);
+//! let first_f = text.par_split_whitespace().find_first(|w| w.starts_with('f'));
+//! assert_eq!(first_f, Some("fig"));
+//!
+//! let mut v: Vec<u32> = (0..10).collect();
+//! let evens: Vec<u32> = v.par_drain(2..6).filter(|x| x % 2 == 0).collect();
+//! assert_eq!((evens, v), (vec![2, 4], vec![0, 1, 6, 7, 8, 9]));
+//! ```
+//!
 //! A call runs on the pool of the calling worker (inside [`ThreadPool::install`],
 //! [`join`](crate::join) or a scope task), otherwise on the global pool, and blocks
 //! until done. How the input is divided is explained in [`plumbing`]: no fixed chunks,
