@@ -159,3 +159,27 @@ fn more_parallel_iterators_unsafe_paths_at_miri_size() {
     bridged.sort_by_key(|s| s.parse::<u32>().unwrap());
     assert_eq!(bridged, strings);
 }
+
+#[test]
+fn par_drain_unsafe_paths_at_miri_size() {
+    use magpie::prelude::*;
+    let pool = magpie::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let strings: Vec<String> = (0..40).map(|i| i.to_string()).collect();
+    // A middle range: read in part (a short circuit), the rest dropped, the tail moved.
+    let mut v = strings.clone();
+    let hit = pool.install(|| v.par_drain(10..30).find_first(|s| s.ends_with('5')));
+    assert_eq!(hit.as_deref(), Some("15"));
+    assert_eq!(v.len(), 20);
+    assert_eq!(v[9..11], ["9", "30"]);
+    // A panic in a piece still closes the gap; an unused drain removes its range.
+    let err = panic::catch_unwind(AssertUnwindSafe(|| {
+        pool.install(|| v.par_drain(5..).for_each(|s| assert!(s != "32", "stop")))
+    }));
+    assert!(err.is_err());
+    assert_eq!(v, strings[..5]);
+    drop(v.par_drain(1..3));
+    assert_eq!(v, ["0", "3", "4"]);
+}

@@ -7,7 +7,7 @@ use super::rev::Rev;
 use super::step_by::StepBy;
 use super::take_skip::{Skip, Take};
 use super::zip::Zip;
-use super::{find, IntoParallelIterator, ParallelIterator};
+use super::{find, find_ordered, IntoParallelIterator, ParallelIterator};
 
 /// A parallel iterator that yields exactly one item per position of its source, so it
 /// knows its length and can be zipped, enumerated, reversed and cut.
@@ -68,5 +68,23 @@ pub trait IndexedParallelIterator: ParallelIterator {
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
         find::position_any(self, predicate)
+    }
+
+    /// The index of the first item for which `predicate` holds; pieces after a match
+    /// stop soon after it is found.
+    fn position_first<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        find_ordered::position_first(self, predicate)
+    }
+
+    /// The index of the last item for which `predicate` holds; pieces before a match
+    /// stop soon after it is found.
+    fn position_last<P>(self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        find_ordered::position_last(self, predicate)
     }
 }

@@ -3,7 +3,11 @@
 //! `use magpie::prelude::*;` brings `par_iter()`, `par_iter_mut()` and `into_par_iter()`
 //! on slices, `Vec`s, arrays and integer ranges; on slices the views `par_chunks()`,
 //! `par_chunks_exact()`, `par_rchunks()` (each also `_mut`) and `par_windows()`, and the
-//! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms;
+//! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms and
+//! `par_sort_by_cached_key()`; `par_drain(range)` on `Vec`s;
+//! `par_iter()`/`into_par_iter()` on the standard maps, sets and `VecDeque` (and
+//! `par_iter_mut()` on the maps and `VecDeque`); `par_chars()`, `par_char_indices()`,
+//! `par_bytes()`, `par_split()`, `par_lines()` and `par_split_whitespace()` on strings;
 //! `par_bridge()` on any `Iterator + Send`; `par_extend()` on the standard collections.
 //! The adaptors and consumers carry rayon's names and meaning:
 //!
@@ -50,6 +54,26 @@
 //! assert_eq!(digits, 10 + 90 * 2 + 900 * 3);
 //! ```
 //!
+//! Ordered searches, strings, maps and draining:
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use magpie::prelude::*;
+//!
+//! let text = "pear 3\napple 7\nfig 2\nplum 7\n";
+//! let best = text.par_lines().map(|l| l.split_once(' ').unwrap()).find_last(|(_, n)| *n == "7");
+//! assert_eq!(best, Some(("plum", "7")));
+//! let stock: BTreeMap<&str, u32> =
+//!     text.par_lines().map(|l| l.split_once(' ').unwrap()).map(|(k, n)| (k, n.parse().unwrap())).collect();
+//! assert_eq!(stock.par_iter().map(|(_, n)| n).sum::<u32>(), 19);
+//! let first_f = text.par_split_whitespace().find_first(|w| w.starts_with('f'));
+//! assert_eq!(first_f, Some("fig"));
+//!
+//! let mut v: Vec<u32> = (0..10).collect();
+//! let evens: Vec<u32> = v.par_drain(2..6).filter(|x| x % 2 == 0).collect();
+//! assert_eq!((evens, v), (vec![2, 4], vec![0, 1, 6, 7, 8, 9]));
+//! ```
+//!
 //! A call runs on the pool of the calling worker (inside [`ThreadPool::install`],
 //! [`join`](crate::join) or a scope task), otherwise on the global pool, and blocks
 //! until done. How the input is divided is explained in [`plumbing`]: no fixed chunks,
@@ -64,10 +88,16 @@
 //! * `any`, `all`, `find_any`, `find_map_any`, `position_any`, `try_for_each`,
 //!   `try_reduce` and `collect` into `Result`/`Option` stop the other workers' pieces
 //!   soon (at their next item) once the answer is known, and split no further.
+//! * `find_first`, `find_map_first`, `position_first` return the first match in
+//!   order, `find_last`, `find_map_last`, `position_last` the last; pieces after
+//!   (before) a match stop soon after it is found (see `find_ordered.rs`).
 //! * `min`, `min_by`, `min_by_key` return the first of equal minima, `max`, `max_by`,
 //!   `max_by_key` the last of equal maxima.
-//! * `map_with`/`for_each_with` clone the state per piece, `map_init`/`for_each_init`
-//!   call `init` once per piece; `par_bridge` does not keep the iterator's order.
+//! * `map_with`/`for_each_with`/`try_for_each_with` clone the state per piece, and
+//!   `fold_with` its accumulator; `map_init`/`for_each_init`/`try_for_each_init` call
+//!   `init` once per piece; `par_bridge` does not keep the iterator's order.
+//! * `while_some` stops every piece soon after a `None`; which values before it come
+//!   out depends on timing (as in rayon).
 //!
 //! # Differences
 //! * `with_min_len` is available on every parallel iterator (it bounds positions of the
@@ -83,11 +113,14 @@
 //!   `u64`/`i64` ranges and `chain` do not (as in `std`): reverse before those.
 //! * [`Try`] (for `try_for_each`, `try_reduce`) is sealed, implemented for `Result`,
 //!   `Option` and `ControlFlow`.
-//! * Not provided: `find_first`/`find_last`, `position_first`/`position_last`,
-//!   `try_fold`, `reduce_with`, `fold_with`, `try_for_each_with`/`_init`,
-//!   `while_some`, `interleave`, `chunks` on iterators, `par_drain`,
-//!   `par_rchunks_exact`, `par_sort_by_cached_key`, string sources (`par_chars`,
-//!   `par_lines`) and parallel iteration over maps and sets.
+//! * Maps and sets are iterated through a `Vec` of their items, collected
+//!   sequentially first (as rayon does); the iterator types are those of a `Vec`
+//!   ([`IntoIter`]), not rayon's per-collection types.
+//! * `par_split` takes a `char` or a `Fn(char) -> bool`, not `&[char]`.
+//! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
+//! * Not provided: `try_fold`, `interleave`, `chunks` on iterators,
+//!   `par_rchunks_exact`, and the other string sources (`par_split_terminator`,
+//!   `par_split_inclusive`, `par_matches`, `par_encode_utf16`, ...).
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
@@ -95,11 +128,14 @@ mod chain;
 mod chunks_exact;
 mod collect;
 mod collect_result;
+mod collection_sources;
 mod collections;
+mod drain;
 mod enumerate;
 mod extend;
 mod filter;
 mod find;
+mod find_ordered;
 mod flat_map_iter;
 mod fold;
 mod indexed;
@@ -116,10 +152,13 @@ mod rev;
 mod slice;
 mod sort;
 mod step_by;
+mod str_split;
+mod string;
 mod take_skip;
 mod try_ops;
 mod unzip;
 mod vec;
+mod while_some;
 mod windows;
 mod zip;
 
@@ -128,11 +167,12 @@ use std::sync::atomic::AtomicBool;
 pub use chain::Chain;
 pub use chunks_exact::{ChunksExact, ChunksExactMut};
 pub use collect::FromParallelIterator;
+pub use drain::{Drain, ParallelDrainRange};
 pub use enumerate::Enumerate;
 pub use extend::ParallelExtend;
 pub use filter::{Filter, FilterMap};
 pub use flat_map_iter::FlatMapIter;
-pub use fold::Fold;
+pub use fold::{Fold, FoldWith};
 pub use indexed::IndexedParallelIterator;
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
@@ -144,9 +184,12 @@ pub use rchunks::{RChunks, RChunksMut};
 pub use rev::Rev;
 pub use slice::{Chunks, ChunksMut, Iter, IterMut, ParallelSlice, ParallelSliceMut};
 pub use step_by::StepBy;
+pub use str_split::{Lines, Pattern, Split, SplitWhitespace};
+pub use string::{Bytes, CharIndices, Chars, ParallelString};
 pub use take_skip::{Skip, Take};
 pub use try_ops::Try;
 pub use vec::IntoIter;
+pub use while_some::WhileSome;
 pub use windows::Windows;
 pub use zip::Zip;
 

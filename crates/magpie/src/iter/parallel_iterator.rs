@@ -10,13 +10,13 @@ use super::collect::FromParallelIterator;
 use super::extend::ParallelExtend;
 use super::filter::{Filter, FilterMap};
 use super::flat_map_iter::FlatMapIter;
-use super::fold::Fold;
+use super::fold::{Fold, FoldWith};
 use super::map::Map;
 use super::map_with::{MapInit, MapWith};
 use super::min_len::MinLen;
 use super::plumbing::Producer;
-use super::try_ops::Try;
-use super::{drive, find, min_max, try_ops, unzip, IntoParallelIterator};
+use super::while_some::WhileSome;
+use super::{drive, find, min_max, unzip, IntoParallelIterator};
 
 /// A parallel iterator: a source of items, divided between the pool's workers.
 pub trait ParallelIterator: Sized + Send {
@@ -143,6 +143,26 @@ pub trait ParallelIterator: Sized + Send {
         Fold::new(self, identity, fold_op)
     }
 
+    /// `fold` starting every piece from a clone of `init`.
+    fn fold_with<F, T>(self, init: T, fold_op: F) -> FoldWith<Self, T, F>
+    where
+        F: Fn(T, Self::Item) -> T + Sync + Send,
+        T: Send + Clone,
+    {
+        FoldWith::new(self, init, fold_op)
+    }
+
+    /// The `Some` values of the items, until a `None`: once one is seen the other
+    /// pieces stop at their next item, so which values before it are yielded is not
+    /// fixed (those after it in its own piece never are).
+    fn while_some<T>(self) -> WhileSome<Self>
+    where
+        Self: ParallelIterator<Item = Option<T>>,
+        T: Send,
+    {
+        WhileSome::new(self)
+    }
+
     /// Never divides the source into pieces of fewer than `min` positions.
     fn with_min_len(self, min: usize) -> MinLen<Self> {
         MinLen::new(self, min)
@@ -176,15 +196,7 @@ pub trait ParallelIterator: Sized + Send {
         self.map_init(init, op).for_each(|()| ());
     }
 
-    /// Calls `op` on every item until one returns an `Err` (or `None`, or `Break`),
-    /// which is returned; the other workers stop soon after.
-    fn try_for_each<OP, R>(self, op: OP) -> R
-    where
-        OP: Fn(Self::Item) -> R + Sync + Send,
-        R: Try<Output = ()> + Send,
-    {
-        try_ops::try_for_each(self, op)
-    }
+    super::try_ops::try_methods!();
 
     /// Sums the items.
     fn sum<S>(self) -> S
@@ -226,17 +238,18 @@ pub trait ParallelIterator: Sized + Send {
         drive(self, &leaf, &op, None)
     }
 
-    /// `reduce` over fallible items: combines the `Ok` (`Some`, `Continue`) values with
-    /// `op` until an item or a result of `op` fails, and returns that failure; the
-    /// other workers stop soon after.
-    fn try_reduce<T, OP, ID>(self, identity: ID, op: OP) -> Self::Item
+    /// Combines all items with `op` (which must be associative), or `None` if there
+    /// are none: `reduce` without an identity.
+    fn reduce_with<OP>(self, op: OP) -> Option<Self::Item>
     where
-        OP: Fn(T, T) -> Self::Item + Sync + Send,
-        ID: Fn() -> T + Sync + Send,
-        Self::Item: Try<Output = T>,
-        T: Send,
+        OP: Fn(Self::Item, Self::Item) -> Self::Item + Sync + Send,
     {
-        try_ops::try_reduce(self, identity, op)
+        let leaf = |it: <Self::Producer as Producer>::IntoIter| it.reduce(&op);
+        let combine = |a: Option<Self::Item>, b: Option<Self::Item>| match (a, b) {
+            (Some(a), Some(b)) => Some(op(a, b)),
+            (a, b) => a.or(b),
+        };
+        drive(self, &leaf, &combine, None)
     }
 
     /// The smallest item (the first of several).
@@ -307,6 +320,8 @@ pub trait ParallelIterator: Sized + Send {
     {
         find::find_map_any(self, f)
     }
+
+    super::find_ordered::ordered_find_methods!();
 
     /// Whether `predicate` holds for some item; stops soon after one is found.
     fn any<P>(self, predicate: P) -> bool

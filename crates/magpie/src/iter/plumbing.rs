@@ -37,7 +37,11 @@ pub trait Producer: Send + Sized {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Splits into positions `[0, index)` and `[index, len)`.
+    /// Splits into positions `[0, index)` and `[index, len)`. A producer that is not
+    /// exact may move the cut near `index` and leave out positions there (a string
+    /// cuts at a character boundary or a separator, which neither part keeps); the
+    /// parts stay in order, and `split_at(0)` and `split_at(len)` still leave one
+    /// part empty.
     fn split_at(self, index: usize) -> (Self, Self);
     /// The sequential iterator over this piece, in order.
     fn into_iter(self) -> Self::IntoIter;

@@ -122,6 +122,14 @@ pub trait ParallelSliceMut<T: Send> {
         K: Ord,
         F: Fn(&T) -> K + Sync;
 
+    /// [`par_sort`](Self::par_sort) by a key computed once per element (in
+    /// parallel), for keys that are costly to compute; needs a buffer of one key and
+    /// one index per element.
+    fn par_sort_by_cached_key<K, F>(&mut self, f: F)
+    where
+        K: Ord + Send,
+        F: Fn(&T) -> K + Sync;
+
     /// Sorts in parallel without keeping equal elements in order (quicksort whose two
     /// sides run in parallel; no allocation; `O(n log n)` in the worst case).
     fn par_sort_unstable(&mut self)
@@ -170,6 +178,13 @@ impl<T: Send> ParallelSliceMut<T> for [T] {
         F: Fn(&T) -> K + Sync,
     {
         sort::merge_sort(self, &By(|a: &T, b: &T| key(a).cmp(&key(b))));
+    }
+    fn par_sort_by_cached_key<K, F>(&mut self, f: F)
+    where
+        K: Ord + Send,
+        F: Fn(&T) -> K + Sync,
+    {
+        sort::cached_key_sort(self, f);
     }
     fn par_sort_unstable(&mut self)
     where

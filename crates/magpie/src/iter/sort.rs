@@ -11,6 +11,11 @@
 //! * `par_sort`: the halves sort in parallel, then the standard stable sort, which
 //!   detects the two sorted runs, merges them in linear time.
 //!
+//! `par_sort_by_cached_key` computes every key once, in parallel, pairs it with the
+//! element's index, sorts the pairs with `par_sort_unstable` (the index breaks ties,
+//! so equal keys keep their order) and then moves the elements into that order
+//! sequentially, following the permutation's cycles (as std's `sort_by_cached_key`).
+//!
 //! The recursion is written once, generic over an [`Order`]: [`Natural`] calls the
 //! standard `sort`/`sort_unstable`/`select_nth_unstable` themselves (so `par_sort`
 //! runs exactly the code it always did), [`By`] their `_by` forms with a comparator.
@@ -118,4 +123,35 @@ fn merge_sort_rec<T: Send, O: Order<T>>(
     );
     // Two sorted runs: the standard stable sort finds them and merges once.
     order.sort_stable(v);
+}
+
+/// Parallel stable sort by a key computed once per element (see the module docs).
+pub(super) fn cached_key_sort<T, K, F>(v: &mut [T], f: F)
+where
+    T: Send,
+    K: Ord + Send,
+    F: Fn(&T) -> K + Sync,
+{
+    use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+    if v.len() < 2 {
+        return;
+    }
+    // `&mut T` is `Send` for `T: Send`, so the keys are computed without `T: Sync`.
+    let mut keys: Vec<(K, usize)> = (&mut *v)
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, x)| (f(&*x), i))
+        .collect();
+    quicksort(&mut keys, &Natural);
+    // `keys[i].1` is the index of the element that belongs at `i`; elements before `i`
+    // are already in place, so one that was moved away is found by following where
+    // it went.
+    for i in 0..v.len() {
+        let mut from = keys[i].1;
+        while from < i {
+            from = keys[from].1;
+        }
+        keys[i].1 = from;
+        v.swap(i, from);
+    }
 }

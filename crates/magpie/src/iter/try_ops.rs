@@ -1,4 +1,5 @@
-//! `try_for_each` and `try_reduce`: consumers that stop at the first failure.
+//! `try_for_each` (also `_with` and `_init`) and `try_reduce`: consumers that stop at
+//! the first failure.
 //!
 //! A failure is a `Result::Err`, an `Option::None` or a `ControlFlow::Break`, seen
 //! through the [`Try`] trait (std's own `Try` is unstable; this is its stable subset,
@@ -157,3 +158,55 @@ where
         ControlFlow::Break(failure) => failure,
     }
 }
+
+/// The fallible consumers of [`ParallelIterator`], spliced into the trait's body (a
+/// trait cannot be split across files, and this keeps them next to their code).
+macro_rules! try_methods {
+    () => {
+        /// Calls `op` on every item until one returns an `Err` (or `None`, or
+        /// `Break`), which is returned; the other workers stop soon after.
+        fn try_for_each<OP, R>(self, op: OP) -> R
+        where
+            OP: Fn(Self::Item) -> R + Sync + Send,
+            R: $crate::iter::Try<Output = ()> + Send,
+        {
+            $crate::iter::try_ops::try_for_each(self, op)
+        }
+
+        /// `try_for_each` with a mutable state: `init` is cloned for every piece, and
+        /// `op` gets the piece's clone with each item (as `for_each_with`).
+        fn try_for_each_with<OP, T, R>(self, init: T, op: OP) -> R
+        where
+            OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+            T: Send + Clone,
+            R: $crate::iter::Try<Output = ()> + Send,
+        {
+            self.map_with(init, op).try_for_each(|r| r)
+        }
+
+        /// `try_for_each` with a mutable state made by `init()` once per piece (as
+        /// `for_each_init`).
+        fn try_for_each_init<OP, INIT, T, R>(self, init: INIT, op: OP) -> R
+        where
+            OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+            INIT: Fn() -> T + Sync + Send,
+            R: $crate::iter::Try<Output = ()> + Send,
+        {
+            self.map_init(init, op).try_for_each(|r| r)
+        }
+
+        /// `reduce` over fallible items: combines the `Ok` (`Some`, `Continue`)
+        /// values with `op` until an item or a result of `op` fails, and returns that
+        /// failure; the other workers stop soon after.
+        fn try_reduce<T, OP, ID>(self, identity: ID, op: OP) -> Self::Item
+        where
+            OP: Fn(T, T) -> Self::Item + Sync + Send,
+            ID: Fn() -> T + Sync + Send,
+            Self::Item: $crate::iter::Try<Output = T>,
+            T: Send,
+        {
+            $crate::iter::try_ops::try_reduce(self, identity, op)
+        }
+    };
+}
+pub(super) use try_methods;

@@ -5,6 +5,10 @@
 //! length is set to zero first, so each element is owned by exactly one piece, which
 //! either yields it or drops it (if the piece is dropped unfinished: a panic, or a
 //! short-circuiting consumer). The buffer is freed when the last piece is gone.
+//!
+//! The producer and its pieces are generic over that shared *keeper*: `par_drain`
+//! (in [`super::drain`]) uses the same pieces over a range of a borrowed vector, with
+//! a keeper that closes the gap when the last piece is gone.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -38,8 +42,8 @@ impl<T: Send, const N: usize> IntoParallelIterator for [T; N] {
 
 impl<T: Send> ParallelIterator for IntoIter<T> {
     type Item = T;
-    type Producer = VecProducer<T>;
-    fn into_producer(self) -> VecProducer<T> {
+    type Producer = VecProducer<T, Buffer<T>>;
+    fn into_producer(self) -> Self::Producer {
         let mut vec = self.vec;
         let len = vec.len();
         let start = vec.as_mut_ptr();
@@ -64,7 +68,7 @@ impl<T: Send> IndexedParallelIterator for IntoIter<T> {
 
 /// The allocation of a vector whose elements have been handed out; held only so that
 /// dropping the last piece frees it.
-struct Buffer<T> {
+pub struct Buffer<T> {
     _alloc: Vec<T>,
 }
 
@@ -75,21 +79,40 @@ unsafe impl<T: Send> Send for Buffer<T> {}
 // SAFETY: as above; `&Buffer` gives no access to the elements.
 unsafe impl<T: Send> Sync for Buffer<T> {}
 
-/// The producer of [`IntoIter`]: owns the elements `[start, start + len)`.
-pub struct VecProducer<T> {
-    buffer: Arc<Buffer<T>>,
+/// The producer of [`IntoIter`]: owns the elements `[start, start + len)`; `K` keeps
+/// their memory alive (and finishes up when the last piece is gone).
+pub struct VecProducer<T, K> {
+    buffer: Arc<K>,
     start: *mut T,
     len: usize,
     _owns: PhantomData<T>,
 }
 
-// SAFETY: a producer owns its elements exclusively (disjoint ranges); moving it to
-// another thread moves those `T`s, which is allowed for `T: Send`.
-unsafe impl<T: Send> Send for VecProducer<T> {}
+impl<T, K> VecProducer<T, K> {
+    /// A producer of the `len` elements at `start`, kept alive by `keeper`.
+    ///
+    /// # Safety
+    /// The elements must be initialised, owned by nobody else from now on (the
+    /// producer reads or drops each exactly once) and stay valid until `keeper` (and
+    /// every clone of its `Arc`) is dropped.
+    pub(super) unsafe fn from_raw(keeper: Arc<K>, start: *mut T, len: usize) -> Self {
+        VecProducer {
+            buffer: keeper,
+            start,
+            len,
+            _owns: PhantomData,
+        }
+    }
+}
 
-impl<T: Send> Producer for VecProducer<T> {
+// SAFETY: a producer owns its elements exclusively (disjoint ranges); moving it to
+// another thread moves those `T`s, which is allowed for `T: Send`; the keeper is
+// shared between threads, so it must be `Send + Sync`.
+unsafe impl<T: Send, K: Send + Sync> Send for VecProducer<T, K> {}
+
+impl<T: Send, K: Send + Sync> Producer for VecProducer<T, K> {
     type Item = T;
-    type IntoIter = VecPiece<T>;
+    type IntoIter = VecPiece<T, K>;
     fn len(&self) -> usize {
         self.len
     }
@@ -114,7 +137,7 @@ impl<T: Send> Producer for VecProducer<T> {
         };
         (left, right)
     }
-    fn into_iter(self) -> VecPiece<T> {
+    fn into_iter(self) -> VecPiece<T, K> {
         let this = std::mem::ManuallyDrop::new(self);
         VecPiece {
             // SAFETY: `this` is never dropped, so its `Arc` is moved out exactly once.
@@ -129,7 +152,7 @@ impl<T: Send> Producer for VecProducer<T> {
     }
 }
 
-impl<T> Drop for VecProducer<T> {
+impl<T, K> Drop for VecProducer<T, K> {
     fn drop(&mut self) {
         // SAFETY: the producer owns these initialised elements and nobody else will
         // read them; the buffer is alive (we hold an `Arc`).
@@ -140,14 +163,14 @@ impl<T> Drop for VecProducer<T> {
 }
 
 /// A piece of [`IntoIter`] as a sequential iterator; drops what it did not yield.
-pub struct VecPiece<T> {
-    _buffer: Arc<Buffer<T>>,
+pub struct VecPiece<T, K> {
+    _buffer: Arc<K>,
     start: *mut T,
     next: usize,
     len: usize,
 }
 
-impl<T> Iterator for VecPiece<T> {
+impl<T, K> Iterator for VecPiece<T, K> {
     type Item = T;
     fn next(&mut self) -> Option<T> {
         if self.next == self.len {
@@ -165,7 +188,7 @@ impl<T> Iterator for VecPiece<T> {
     }
 }
 
-impl<T> DoubleEndedIterator for VecPiece<T> {
+impl<T, K> DoubleEndedIterator for VecPiece<T, K> {
     fn next_back(&mut self) -> Option<T> {
         if self.next == self.len {
             return None;
@@ -177,9 +200,9 @@ impl<T> DoubleEndedIterator for VecPiece<T> {
     }
 }
 
-impl<T> ExactSizeIterator for VecPiece<T> {}
+impl<T, K> ExactSizeIterator for VecPiece<T, K> {}
 
-impl<T> Drop for VecPiece<T> {
+impl<T, K> Drop for VecPiece<T, K> {
     fn drop(&mut self) {
         // SAFETY: the elements `[next, len)` are initialised, not yet yielded (from
         // either end) and owned by this piece.
