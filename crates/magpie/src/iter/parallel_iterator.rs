@@ -196,7 +196,50 @@ pub trait ParallelIterator: Sized + Send {
         self.map_init(init, op).for_each(|()| ());
     }
 
-    super::try_ops::try_methods!();
+    /// Calls `op` on every item until one returns an `Err` (or `None`, or
+    /// `Break`), which is returned; the other workers stop soon after.
+    fn try_for_each<OP, R>(self, op: OP) -> R
+    where
+        OP: Fn(Self::Item) -> R + Sync + Send,
+        R: super::Try<Output = ()> + Send,
+    {
+        super::try_ops::try_for_each(self, op)
+    }
+
+    /// `try_for_each` with a mutable state: `init` is cloned for every piece, and
+    /// `op` gets the piece's clone with each item (as `for_each_with`).
+    fn try_for_each_with<OP, T, R>(self, init: T, op: OP) -> R
+    where
+        OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        T: Send + Clone,
+        R: super::Try<Output = ()> + Send,
+    {
+        self.map_with(init, op).try_for_each(|r| r)
+    }
+
+    /// `try_for_each` with a mutable state made by `init()` once per piece (as
+    /// `for_each_init`).
+    fn try_for_each_init<OP, INIT, T, R>(self, init: INIT, op: OP) -> R
+    where
+        OP: Fn(&mut T, Self::Item) -> R + Sync + Send,
+        INIT: Fn() -> T + Sync + Send,
+        R: super::Try<Output = ()> + Send,
+    {
+        self.map_init(init, op).try_for_each(|r| r)
+    }
+
+    /// `reduce` over fallible items: combines the `Ok` (`Some`, `Continue`)
+    /// values with `op` until an item or a result of `op` fails, and returns that
+    /// failure; the other workers stop soon after.
+    fn try_reduce<T, OP, ID>(self, identity: ID, op: OP) -> Self::Item
+    where
+        OP: Fn(T, T) -> Self::Item + Sync + Send,
+        ID: Fn() -> T + Sync + Send,
+        Self::Item: super::Try<Output = T>,
+        T: Send,
+    {
+        super::try_ops::try_reduce(self, identity, op)
+    }
 
     /// Sums the items.
     fn sum<S>(self) -> S
@@ -321,7 +364,41 @@ pub trait ParallelIterator: Sized + Send {
         find::find_map_any(self, f)
     }
 
-    super::find_ordered::ordered_find_methods!();
+    /// The first item in order for which `predicate` holds; pieces after a match stop
+    /// soon after it is found.
+    fn find_first<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        super::find_ordered::find_map_first(self, |x| predicate(&x).then_some(x))
+    }
+
+    /// The last item in order for which `predicate` holds; pieces before a match stop
+    /// soon after it is found.
+    fn find_last<P>(self, predicate: P) -> Option<Self::Item>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        super::find_ordered::find_map_last(self, |x| predicate(&x).then_some(x))
+    }
+
+    /// The `Some` result of `f` for the first item in order that gives one.
+    fn find_map_first<F, R>(self, f: F) -> Option<R>
+    where
+        F: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        super::find_ordered::find_map_first(self, f)
+    }
+
+    /// The `Some` result of `f` for the last item in order that gives one.
+    fn find_map_last<F, R>(self, f: F) -> Option<R>
+    where
+        F: Fn(Self::Item) -> Option<R> + Sync + Send,
+        R: Send,
+    {
+        super::find_ordered::find_map_last(self, f)
+    }
 
     /// Whether `predicate` holds for some item; stops soon after one is found.
     fn any<P>(self, predicate: P) -> bool
