@@ -96,11 +96,7 @@ fn par_drain_of_a_reversed_range_panics() {
 #[test]
 fn drained_items_are_dropped_once_also_after_a_panic() {
     static LIVE: AtomicUsize = AtomicUsize::new(0);
-    let make = || {
-        (0..5000)
-            .map(|x| Counted::new(x, &LIVE))
-            .collect::<Vec<_>>()
-    };
+    let make = || Counted::many(5000, &LIVE);
     pool().install(|| {
         let mut v = make();
         let hit = v.par_drain(1000..4000).position_first(|c| c.0 == 2500);

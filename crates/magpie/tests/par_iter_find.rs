@@ -82,11 +82,7 @@ fn empty_and_single_inputs() {
 #[test]
 fn owned_items_not_returned_are_dropped() {
     static LIVE: AtomicUsize = AtomicUsize::new(0);
-    let make = || {
-        (0..5000)
-            .map(|x| Counted::new(x, &LIVE))
-            .collect::<Vec<_>>()
-    };
+    let make = || Counted::many(5000, &LIVE);
     pool().install(|| {
         let first = make().into_par_iter().find_first(|c| c.0 % 1000 == 999);
         assert_eq!(first.map(|c| c.0), Some(999));

@@ -188,11 +188,7 @@ fn while_some_and_try_for_each_with_stop_other_pieces_soon() {
 #[test]
 fn owned_items_are_dropped_once_by_while_some_and_fold_with() {
     static LIVE: AtomicUsize = AtomicUsize::new(0);
-    let make = || {
-        (0..5000)
-            .map(|x| Counted::new(x, &LIVE))
-            .collect::<Vec<_>>()
-    };
+    let make = || Counted::many(5000, &LIVE);
     pool().install(|| {
         let kept = make()
             .into_par_iter()

@@ -51,6 +51,11 @@ impl Counted {
         live.fetch_add(1, Ordering::SeqCst);
         Counted(x, live)
     }
+
+    /// Items `0..n`, counted in `live`.
+    pub fn many(n: u32, live: &'static AtomicUsize) -> Vec<Counted> {
+        (0..n).map(|x| Counted::new(x, live)).collect()
+    }
 }
 
 impl Drop for Counted {
