@@ -323,9 +323,6 @@ where
             if self.phase == Phase::Running
                 && self.policy.probe_due(self.rank, self.size, Instant::now())
             {
-                let (searching, stealable) = self.link.activity();
-                let own = self.meter.report(self.pool, searching, stealable);
-                self.policy.observe_own_load(own);
                 let (now, me) = (Instant::now(), self.rank);
                 for peer in (0..self.size).filter(|&r| r != me) {
                     self.probed[peer] = Some(now);
@@ -478,10 +475,7 @@ where
         }
         let can_steal = self.size > 1 && !self.stopped && self.outstanding.is_none();
         if can_steal && Instant::now() >= self.next_steal {
-            // No victim worth asking: wait for the policy's next refresh.
-            let Some(victim) = self.policy.choose(self.rank, self.size) else {
-                return acted;
-            };
+            let victim = self.policy.choose(self.rank, self.size);
             self.stats.steals_requested += 1;
             self.send(victim, &Message::StealRequest);
             self.outstanding = Some((victim, Instant::now()));

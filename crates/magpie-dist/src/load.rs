@@ -7,18 +7,13 @@
 //! the period since the last one into per-task averages: `busy / tasks` and
 //! `idle / tasks`. A worker that finished no task in the period (one long task) counts
 //! the whole period as the task so far.
-//!
-//! The average task time ([`RankLoad::task_us`]) needs longer stretches than the
-//! periods between reports (every rank asks, every 1–50 ms, and a task may outlast
-//! several periods): busy time and finished tasks add up over [`TASK_WINDOW`] or more,
-//! then their ratio is smoothed into the estimate.
 
 use std::time::{Duration, Instant};
 
 use magpie::policy::estimate::{smooth, work_rate_sample};
 use magpie::ThreadPool;
 
-use crate::policy::{RankLoad, TASK_WINDOW};
+use crate::policy::RankLoad;
 
 /// Measures the rank's work rate from its pool's per-worker tasks and idle time.
 #[derive(Debug)]
@@ -28,11 +23,6 @@ pub(crate) struct LoadMeter {
     marks: Vec<Mark>,
     /// Smoothed, averaged over the workers.
     rate: f64,
-    /// Busy µs and finished tasks of all workers since `window_start`.
-    window: (f64, u64),
-    window_start: Instant,
-    /// Smoothed average task time in µs (0: none measured).
-    task_us: f64,
 }
 
 /// A worker's cumulative counters.
@@ -56,9 +46,6 @@ impl LoadMeter {
             last: Instant::now(),
             marks: pool.map_or_else(Vec::new, marks),
             rate: 0.0,
-            window: (0.0, 0),
-            window_start: Instant::now(),
-            task_us: 0.0,
         }
     }
 
@@ -76,16 +63,15 @@ impl LoadMeter {
         let samples: Vec<f64> = match pool {
             Some(pool) => {
                 let now_marks = marks(pool);
-                let mut samples = Vec::with_capacity(now_marks.len());
-                for (i, now) in now_marks.iter().enumerate() {
-                    let before = self.marks.get(i).copied().unwrap_or_default();
-                    let idle = now.idle.saturating_sub(before.idle);
-                    let idle_us = (idle.as_secs_f64() * 1e6).min(period_us);
-                    let tasks = now.tasks.saturating_sub(before.tasks);
-                    self.window.0 += period_us - idle_us;
-                    self.window.1 += tasks;
-                    samples.push(worker_sample(period_us, idle_us, tasks));
-                }
+                let samples = now_marks
+                    .iter()
+                    .zip(self.marks.iter().chain(std::iter::repeat(&Mark::default())))
+                    .map(|(now, before)| {
+                        let idle = now.idle.saturating_sub(before.idle);
+                        let tasks = now.tasks.saturating_sub(before.tasks);
+                        worker_sample(period_us, idle.as_secs_f64() * 1e6, tasks)
+                    })
+                    .collect();
                 self.marks = now_marks;
                 samples
             }
@@ -95,30 +81,10 @@ impl LoadMeter {
         let average = samples.iter().sum::<f64>() / samples.len().max(1) as f64;
         self.rate = smooth(average, self.rate);
         self.last = now;
-        self.close_window(now);
         RankLoad {
             work_rate: self.rate,
             stealable: stealable as u64 + u64::from(searching),
-            task_us: self.task_us,
-            workers: self.marks.len().max(1) as u32,
         }
-    }
-
-    /// Turns a window of [`TASK_WINDOW`] or more with a finished task into a sample of
-    /// the task time.
-    fn close_window(&mut self, now: Instant) {
-        let (busy_us, tasks) = self.window;
-        if now - self.window_start < TASK_WINDOW || tasks == 0 {
-            return;
-        }
-        let sample = busy_us / tasks as f64;
-        self.task_us = if self.task_us > 0.0 {
-            smooth(sample, self.task_us)
-        } else {
-            sample
-        };
-        self.window = (0.0, 0);
-        self.window_start = now;
     }
 }
 
@@ -155,30 +121,6 @@ mod tests {
         let slow = worker_sample(30_000.0, 0.0, 10);
         assert!(slow > fast);
         assert!((slow - eq31(3_000.0, 0.0)).abs() < 1e-12);
-    }
-
-    #[test]
-    fn the_task_time_is_averaged_over_a_window() {
-        let mut meter = LoadMeter::new(None);
-        meter.window = (30_000.0, 10);
-        meter.window_start = Instant::now() - TASK_WINDOW / 2;
-        meter.close_window(Instant::now());
-        assert_eq!(meter.task_us, 0.0, "window too short");
-        meter.window_start = Instant::now() - TASK_WINDOW;
-        meter.close_window(Instant::now());
-        assert!((meter.task_us - 3_000.0).abs() < 1e-9, "first sample as is");
-        meter.window = (10_000.0, 10);
-        meter.window_start = Instant::now() - TASK_WINDOW;
-        meter.close_window(Instant::now());
-        let smoothed = 0.65 * 1_000.0 + 0.35 * 3_000.0;
-        assert!((meter.task_us - smoothed).abs() < 1e-9);
-        assert_eq!(meter.window, (0.0, 0));
-        meter.window_start = Instant::now() - TASK_WINDOW;
-        meter.close_window(Instant::now());
-        assert!(
-            (meter.task_us - smoothed).abs() < 1e-9,
-            "no task: no sample"
-        );
     }
 
     #[test]

@@ -63,20 +63,16 @@ fn the_performance_policy_targets_the_loaded_rank() {
     let loaded = RankLoad {
         work_rate: 8.0,
         stealable: 100,
-        task_us: 1000.0,
-        workers: 1,
     };
     let slow = RankLoad {
         work_rate: 0.5,
         stealable: 0,
-        task_us: 5000.0,
-        workers: 1,
     };
     let requests = thread::scope(|s| {
         let rank1 = s.spawn(move || {
             let pool = common::pool(1);
             let config = SearchConfig::budget(10).in_pool(&pool);
-            let policy = Box::new(PerformanceDriven::new(1));
+            let policy = Box::new(PerformanceDriven::new(5, 1));
             let mut cluster = Cluster::new(real).with_policy(policy);
             let space = semigroups::Semigroups::new(5).unwrap();
             cluster.count_by_genus(&space, &config).map(|o| o.is_none())

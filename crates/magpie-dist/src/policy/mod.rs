@@ -31,12 +31,6 @@ pub struct RankLoad {
     pub work_rate: f64,
     /// Subtrees it could give away now (its depth pool, plus one while it searches).
     pub stealable: u64,
-    /// The average time of one of its tasks in µs (busy time / tasks finished over the
-    /// last
-    /// [`TASK_WINDOW`] or more), 0 before the first is finished.
-    pub task_us: f64,
-    /// Its worker count.
-    pub workers: u32,
 }
 
 /// Chooses the rank an idle rank sends its next steal request to.
@@ -45,9 +39,8 @@ pub trait NodeVictimPolicy: Send {
     fn name(&self) -> &str;
 
     /// The rank to ask next; `me` is the asking rank, `ranks >= 2` the world size.
-    /// Must not return `me`. `None`: no rank is worth asking now; the rank asks again
-    /// at its next poll (its communication loop sleeps up to 1 ms in between).
-    fn choose(&mut self, me: usize, ranks: usize) -> Option<usize>;
+    /// Must not return `me`.
+    fn choose(&mut self, me: usize, ranks: usize) -> usize;
 
     /// The reply from `victim` arrived after `latency`; `got_work` tells whether it
     /// carried work. The default ignores it.
@@ -66,17 +59,7 @@ pub trait NodeVictimPolicy: Send {
     fn observe_load(&mut self, peer: usize, load: RankLoad, delay: Duration) {
         let _ = (peer, load, delay);
     }
-
-    /// This rank's own load, measured when it asks the others for theirs. The default
-    /// ignores it.
-    fn observe_own_load(&mut self, load: RankLoad) {
-        let _ = load;
-    }
 }
-
-/// The shortest stretch over which a rank averages its task time ([`RankLoad::task_us`]):
-/// long enough to hold several tasks, so a task running across its ends weighs little.
-pub const TASK_WINDOW: Duration = Duration::from_millis(100);
 
 /// The built-in policies' names, for command lines.
 pub const NAMES: [&str; 3] = ["random", "depthpool", "performance"];
@@ -109,7 +92,7 @@ pub fn by_name(
     Ok(match name {
         "random" => Box::new(RandomVictim::new(seed)),
         "depthpool" => Box::new(DepthPoolVictim::new(seed)),
-        "performance" => Box::new(PerformanceDriven::new(workers)),
+        "performance" => Box::new(PerformanceDriven::new(seed, workers)),
         other => return Err(UnknownNodePolicy(other.to_string())),
     })
 }

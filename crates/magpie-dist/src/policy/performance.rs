@@ -13,18 +13,13 @@
 //! * Assisted refresh: a steal from the cached target that comes back empty marks that
 //!   rank empty, drops it as the target and probes again at once (at most every
 //!   200 µs).
-//! * A rank counts as a target only if its score is positive and a steal from it pays
-//!   (the thesis's second test, §3.3, [`worth_stealing`]): the round trip plus this
-//!   rank's own task time must be shorter than the time the victim needs to finish its
-//!   stealable tasks itself. So a slow rank leaves a fast one with little work alone.
-//! * Without a target the rank does not ask anyone (the thesis: it tries again later,
-//!   after a short sleep); the refresher, at its shortest interval then, finds the next.
+//! * Without a positive target the rank steals from a random victim.
 //!
 //! The arithmetic is the worker-level policy's, [`magpie::policy::estimate`].
 
 use std::time::{Duration, Instant};
 
-use magpie::policy::estimate::{delay_sample, next_interval, score, smooth, worth_stealing};
+use magpie::policy::estimate::{delay_sample, next_interval, score, smooth};
 
 use super::{NodeVictimPolicy, RankLoad};
 
@@ -35,11 +30,6 @@ struct Peer {
     stealable: f64,
     /// Smoothed eq. (3.2) delay.
     delay: f64,
-    /// Smoothed round trip in µs (for the worth test).
-    delay_us: f64,
-    /// Its average task time in µs (0: not measured).
-    task_us: f64,
-    workers: u32,
     /// A delay has been measured.
     measured: bool,
 }
@@ -47,10 +37,9 @@ struct Peer {
 /// The performance-driven node policy (see the module docs).
 #[derive(Debug)]
 pub struct PerformanceDriven {
+    rng: magpie::Rng,
     /// This rank's worker count (eq. 3.2).
     workers: usize,
-    /// This rank's own average task time in µs (0: not measured).
-    own_task_us: f64,
     peers: Vec<Peer>,
     me: usize,
     best: Option<usize>,
@@ -75,11 +64,12 @@ impl PerformanceDriven {
     /// The shortest time between two assisted refreshes.
     pub const ASSIST_GAP: Duration = Duration::from_micros(200);
 
-    /// The policy for a rank with `workers` workers.
-    pub fn new(workers: usize) -> Self {
+    /// The policy for a rank with `workers` workers, seeded with `seed` for its random
+    /// choices.
+    pub fn new(seed: u64, workers: usize) -> Self {
         Self {
+            rng: magpie::Rng::new(seed),
             workers: workers.max(1),
-            own_task_us: 0.0,
             peers: Vec::new(),
             me: 0,
             best: None,
@@ -94,8 +84,7 @@ impl PerformanceDriven {
         }
     }
 
-    /// The cached target, if any rank scored positive and was worth stealing from at the
-    /// last refresh.
+    /// The cached target, if any rank scored positive at the last refresh.
     pub fn target(&self) -> Option<usize> {
         self.best
     }
@@ -112,21 +101,13 @@ impl PerformanceDriven {
         }
     }
 
-    /// The rank with the best positive score (eq. 3.3) among those worth stealing from,
-    /// if any.
+    /// The rank with the best positive score (eq. 3.3), if any.
     fn best_scored(&self) -> Option<usize> {
         let mut best = None;
         let mut best_score = 0.0;
         for (rank, peer) in self.peers.iter().enumerate() {
             let s = score(peer.work_rate, peer.stealable, peer.delay);
-            let worth = worth_stealing(
-                peer.delay_us,
-                self.own_task_us,
-                peer.task_us,
-                peer.stealable,
-                peer.workers as usize,
-            );
-            if rank != self.me && s > best_score && worth {
+            if rank != self.me && s > best_score {
                 (best, best_score) = (Some(rank), s);
             }
         }
@@ -148,9 +129,12 @@ impl NodeVictimPolicy for PerformanceDriven {
         "performance"
     }
 
-    fn choose(&mut self, me: usize, ranks: usize) -> Option<usize> {
+    fn choose(&mut self, me: usize, ranks: usize) -> usize {
         self.know(me, ranks);
-        self.best.filter(|&target| target != me && target < ranks)
+        match self.best {
+            Some(target) if target != me && target < ranks => target,
+            _ => self.rng.other_than(me, ranks),
+        }
     }
 
     fn observe(&mut self, victim: usize, got_work: bool, _latency: Duration) {
@@ -193,27 +177,20 @@ impl NodeVictimPolicy for PerformanceDriven {
         if peer >= self.peers.len() || peer == self.me {
             return;
         }
-        let delay_us = delay.as_secs_f64() * 1e6;
-        let sample = delay_sample(delay_us, self.workers);
+        let sample = delay_sample(delay.as_secs_f64() * 1e6, self.workers);
         let p = &mut self.peers[peer];
         p.work_rate = load.work_rate;
         p.stealable = load.stealable as f64;
-        p.task_us = load.task_us;
-        p.workers = load.workers;
-        (p.delay, p.delay_us) = if p.measured {
-            (smooth(sample, p.delay), smooth(delay_us, p.delay_us))
+        p.delay = if p.measured {
+            smooth(sample, p.delay)
         } else {
-            (sample, delay_us)
+            sample
         };
         p.measured = true;
         self.waiting = self.waiting.saturating_sub(1);
         if self.waiting == 0 {
             self.refresh(Instant::now());
         }
-    }
-
-    fn observe_own_load(&mut self, load: RankLoad) {
-        self.own_task_us = load.task_us;
     }
 }
 
@@ -224,15 +201,9 @@ mod tests {
     use super::{NodeVictimPolicy, PerformanceDriven, RankLoad};
 
     fn load(work_rate: f64, stealable: u64) -> RankLoad {
-        timed(work_rate, stealable, 0.0)
-    }
-
-    fn timed(work_rate: f64, stealable: u64, task_us: f64) -> RankLoad {
         RankLoad {
             work_rate,
             stealable,
-            task_us,
-            workers: 1,
         }
     }
 
@@ -246,7 +217,7 @@ mod tests {
 
     #[test]
     fn targets_the_rank_with_the_most_weighted_work() {
-        let mut policy = PerformanceDriven::new(2);
+        let mut policy = PerformanceDriven::new(1, 2);
         // Scores (eq. 3.3, delay ln(2.72 + 100 µs × 2 workers) = 5.31):
         // rank 1: 8 × 1 − 5.31 = 2.69; rank 2: 7 × 20 − 5.31 = 134.7; rank 3: 9 × 0 − 5.31.
         let delay = Duration::from_micros(100);
@@ -257,13 +228,13 @@ mod tests {
         );
         assert_eq!(policy.target(), Some(2));
         for _ in 0..10 {
-            assert_eq!(policy.choose(0, 4), Some(2));
+            assert_eq!(policy.choose(0, 4), 2);
         }
     }
 
     #[test]
-    fn nothing_worth_stealing_means_no_victim_and_a_faster_refresher() {
-        let mut policy = PerformanceDriven::new(1);
+    fn nothing_worth_stealing_means_random_victims_and_a_faster_refresher() {
+        let mut policy = PerformanceDriven::new(1, 1);
         policy.interval = Duration::from_millis(8);
         // Delay ln(2.72 + 10 000) = 9.21 outweighs 1 × 5 stealable.
         let slow = Duration::from_millis(10);
@@ -274,48 +245,13 @@ mod tests {
         );
         assert_eq!(policy.target(), None);
         assert_eq!(policy.interval(), Duration::from_millis(4), "halved");
-        assert_eq!(policy.choose(0, 4), None, "no random fallback");
-    }
-
-    #[test]
-    fn a_slow_rank_leaves_a_fast_rank_with_little_work_alone() {
-        let fast = Duration::from_micros(10);
-        // This rank's tasks take 3000 µs. Rank 1 (1000 µs tasks) has 2 stealable:
-        // 10 + 3000 < 2 × 1000 fails, though its score (9 × 2 − ln 12.72) is the best;
-        // rank 2 (1000 µs) has 5: 10 + 3000 < 5000 passes.
-        let mut slow = PerformanceDriven::new(1);
-        slow.observe_own_load(timed(9.0, 0, 3000.0));
-        let loads = [
-            timed(9.0, 2, 1000.0),
-            timed(1.0, 5, 1000.0),
-            timed(9.0, 0, 1000.0),
-        ];
-        refresh(&mut slow, loads, fast);
-        assert_eq!(slow.target(), Some(2));
-        // With rank 2 down to 2 stealable, no rank is worth it: the rank waits.
-        let loads = [
-            timed(9.0, 2, 1000.0),
-            timed(1.0, 2, 1000.0),
-            timed(9.0, 0, 1000.0),
-        ];
-        refresh(&mut slow, loads, fast);
-        assert_eq!(slow.choose(0, 4), None);
-        // A fast rank (1000 µs tasks) helps a slow one (3000 µs) with a single task:
-        // 10 + 1000 < 3000.
-        let mut quick = PerformanceDriven::new(1);
-        quick.observe_own_load(timed(9.0, 0, 1000.0));
-        let loads = [
-            timed(9.0, 0, 1000.0),
-            timed(9.5, 1, 3000.0),
-            timed(9.0, 0, 1000.0),
-        ];
-        refresh(&mut quick, loads, fast);
-        assert_eq!(quick.choose(0, 4), Some(2));
+        let picks: Vec<usize> = (0..100).map(|_| policy.choose(0, 4)).collect();
+        assert!((1..4).all(|r| picks.contains(&r)));
     }
 
     #[test]
     fn the_refresher_slows_down_while_the_target_holds() {
-        let mut policy = PerformanceDriven::new(1);
+        let mut policy = PerformanceDriven::new(1, 1);
         let fast = Duration::from_micros(10);
         let loads = [load(2.0, 50), load(1.0, 1), load(1.0, 1)];
         refresh(&mut policy, loads, fast);
@@ -335,7 +271,7 @@ mod tests {
 
     #[test]
     fn an_empty_target_triggers_an_assisted_refresh() {
-        let mut policy = PerformanceDriven::new(1);
+        let mut policy = PerformanceDriven::new(1, 1);
         let fast = Duration::from_micros(10);
         refresh(
             &mut policy,

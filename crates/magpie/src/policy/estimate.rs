@@ -37,26 +37,6 @@ pub fn score(work_rate: f64, stealable: f64, delay: f64) -> f64 {
     work_rate.max(MIN_WORK_RATE) * stealable - delay
 }
 
-/// The second test of a target in the thesis (§3.3): a steal pays only if its delay
-/// plus the time the thief needs for the stolen task is shorter than the time the
-/// victim needs to finish its remaining tasks itself, `delay + own_task < stealable ×
-/// victim_task / victim_workers` (times in µs). A thief whose tasks take longer than the
-/// victim's thus leaves a victim with little work alone. With a task time not yet
-/// measured (0: no task finished) there is nothing to compare and the steal counts as
-/// worth it.
-pub fn worth_stealing(
-    delay_us: f64,
-    own_task_us: f64,
-    victim_task_us: f64,
-    victim_stealable: f64,
-    victim_workers: usize,
-) -> bool {
-    if own_task_us <= 0.0 || victim_task_us <= 0.0 {
-        return true;
-    }
-    delay_us + own_task_us < victim_stealable * victim_task_us / victim_workers.max(1) as f64
-}
-
 /// The refresher's next interval: halved (down to `min`) when a refresh changed the
 /// best target or found none, grown by a quarter, at least 1 µs, (up to `max`) when it
 /// kept the target.
@@ -80,20 +60,6 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-
-    #[test]
-    fn a_steal_is_worth_it_only_if_it_finishes_sooner() {
-        // A thief 3× slower (3000 µs tasks) than its victim (1000 µs), 200 µs away:
-        // 200 + 3000 < 3 × 1000 fails, 4 × 1000 / 1 worker passes, 4 × 1000 / 2 fails.
-        assert!(!worth_stealing(200.0, 3000.0, 1000.0, 3.0, 1));
-        assert!(worth_stealing(200.0, 3000.0, 1000.0, 4.0, 1));
-        assert!(!worth_stealing(200.0, 3000.0, 1000.0, 4.0, 2));
-        // A fast thief helps a slow victim with a single task: 200 + 1000 < 3000.
-        assert!(worth_stealing(200.0, 1000.0, 3000.0, 1.0, 1));
-        // Nothing measured yet on either side: no objection.
-        assert!(worth_stealing(200.0, 0.0, 1000.0, 1.0, 1));
-        assert!(worth_stealing(200.0, 3000.0, 0.0, 1.0, 1));
-    }
 
     #[test]
     fn hand_computed_values() {
