@@ -5,7 +5,9 @@
 //!
 //! * owner line: `b_pos` (producer position; FIFO thieves read it), `f_idx` (consumer
 //!   boundary, owner only) and `done_target` (owner only, see below);
-//! * thief line: `s_pos` (next index a thief may reserve, or [`OWNED`]) and `s_cnt`.
+//! * thief line: `s_pos` (next index a thief may reserve, or [`OWNED`]), `s_cnt`, and
+//!   `end_hint` (FIFO: a `b_pos` value some thief has read, so later thieves need not
+//!   read the owner line for every steal).
 //!
 //! Positions pack a 32-bit *tag* and a 32-bit index into one `u64` (§4.2.2). The tag is
 //! the logical block position of the block's current incarnation (lap × blocks + slot,
@@ -75,6 +77,7 @@ struct OwnerLine {
 struct ThiefLine {
     s_pos: AtomicU64,
     s_cnt: AtomicU64,
+    end_hint: AtomicU64,
 }
 
 /// A block: its slots and its metadata (see the module docs).
@@ -100,6 +103,7 @@ impl<T> Block<T> {
             thief: CachePadded(ThiefLine {
                 s_pos: AtomicU64::new(done),
                 s_cnt: AtomicU64::new(0),
+                end_hint: AtomicU64::new(0),
             }),
             slots: (0..entries)
                 .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
@@ -158,6 +162,25 @@ impl<T> Block<T> {
         // Acquire pairs with the owner's FIFO_PUBLISH store: every slot below the index
         // read here was written before that store, so the thief may read it.
         Pos::unpack(self.owner.b_pos.load(ord!("FIFO_READ_BPOS", Acquire)))
+    }
+
+    /// FIFO thieves: a `b_pos` value some thief has read, kept on the thieves' line so
+    /// that they need not pull the owner's line for every steal.
+    #[inline]
+    pub(crate) fn end_hint_acquire(&self) -> Pos {
+        // Acquire pairs with FIFO_HINT_STORE: the thief that stored the hint had read that
+        // b_pos with FIFO_READ_BPOS, so the owner's writes of the slots below it are
+        // visible to us too.
+        Pos::unpack(self.thief.end_hint.load(ord!("FIFO_HINT_LOAD", Acquire)))
+    }
+
+    /// FIFO thieves: records a `b_pos` value read with [`Self::b_pos_acquire`].
+    #[inline]
+    pub(crate) fn set_end_hint(&self, b: Pos) {
+        // Release pairs with FIFO_HINT_LOAD (see there).
+        self.thief
+            .end_hint
+            .store(b.pack(), ord!("FIFO_HINT_STORE", Release));
     }
 
     /// Relaxed view of `b_pos`, for estimates that read no slot.
@@ -264,6 +287,19 @@ impl<T> Block<T> {
             Pos::new(tag_of(position), from).pack(),
             ord!("LIFO_GRANT", Release),
         );
+    }
+
+    /// FIFO owner: the `b_pos` word itself, for the owner's consumer to read its end from.
+    #[inline(always)]
+    pub(crate) fn b_pos_word(&self) -> &AtomicU64 {
+        &self.owner.b_pos
+    }
+
+    /// FIFO owner: its own last `b_pos` store (packed), i.e. the block's producer index.
+    #[inline(always)]
+    pub(crate) fn owner_b_pos(&self) -> u64 {
+        // Relaxed: only the owner writes b_pos, so it reads back its own latest store.
+        self.owner.b_pos.load(Relaxed)
     }
 
     /// FIFO: the owner has written slots below `b`.

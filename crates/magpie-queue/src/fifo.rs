@@ -2,12 +2,15 @@
 //! steal from any block in between, including the one being filled.
 //!
 //! The consumer's front block belongs to the owner (taken over from thieves with one swap
-//! when the consumer enters it), so pop needs no atomic operation. The producer's back
-//! block is shared with thieves from the moment it is entered, so each push publishes its
-//! index with one Release store — a plain `mov` on x86 (paper §5.2: "we have only one
-//! release barrier in the FIFO BWoS"). Thieves steal oldest-first through a shared
-//! cursor, or from a random block with [`Stealer::steal_random`] (§3.4's randomized
-//! procedure, which never touches the cursor).
+//! when the consumer enters it), so pop needs no atomic read-modify-write or ordering
+//! (only a Relaxed load of its bound, a plain `mov`). The producer's back block is shared
+//! with thieves from the moment it is entered, so each push publishes its index with one
+//! Release store — a plain `mov` on x86 (paper §5.2: "we have only one release barrier in
+//! the FIFO BWoS"); the published `b_pos` is also the owner's only copy of that index.
+//! Thieves steal oldest-first through a shared cursor, or from a random block with
+//! [`Stealer::steal_random`] (§3.4's randomized procedure, which never touches the
+//! cursor); they read `b_pos` only when the block's end hint, left by an earlier thief,
+//! does not cover their reservation.
 //!
 //! ```
 //! use magpie_queue::{fifo, Steal};
@@ -24,10 +27,10 @@ use core::cell::Cell;
 use core::fmt;
 use core::ptr::NonNull;
 
-use crate::block::{tag_of, Block, Pos, Slot};
+use crate::block::{Block, Pos, Slot};
 use crate::shared::{Flavour, Shared};
 use crate::steal::Steal;
-use crate::sync::{Arc, Ordering::Relaxed};
+use crate::sync::{Arc, AtomicU64, Ordering::Relaxed};
 use crate::{BatchDestination, Config};
 
 /// The flavour marker of [`Stealer`].
@@ -40,9 +43,21 @@ impl Flavour for Rules {
     const PASS_OWNED: bool = true;
 
     #[inline]
-    fn stealable_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32> {
+    fn stealable_end(block: &Block<impl Sized>, seen: Pos, want: u32) -> Option<u32> {
+        // A thief that read b_pos left it in the end hint: if that is far enough ahead,
+        // steal below it without touching the line the owner writes on every push.
+        let hint = block.end_hint_acquire();
+        if hint.tag == seen.tag && hint.idx.saturating_sub(seen.idx) >= want {
+            return Some(hint.idx);
+        }
         let b = block.b_pos_acquire();
-        (b.tag == seen.tag).then_some(b.idx)
+        if b.tag != seen.tag {
+            return None;
+        }
+        if b.idx > hint.idx || hint.tag != b.tag {
+            block.set_end_hint(b);
+        }
+        Some(b.idx)
     }
 
     fn estimated_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32> {
@@ -63,20 +78,20 @@ impl Flavour for Rules {
 pub struct Worker<T> {
     pub(crate) shared: Arc<Shared<T>>,
     entries: u32,
-    // Producer side: the back block.
+    // Producer side: the back block. Its published `b_pos` is the owner's only copy of
+    // the producer index (a push reads it back and stores it once).
     put_pos: Cell<u64>,
     put_block: Cell<NonNull<Block<T>>>,
     put_slots: Cell<*const Slot<T>>,
-    back: Cell<u32>,
-    /// `tag(put_pos) << 32`, so a push publishes `put_tag | back` without recomputing.
-    put_tag: Cell<u64>,
     // Consumer side: the front block, owned (taken over) by the owner.
     get_pos: Cell<u64>,
     get_block: Cell<NonNull<Block<T>>>,
     get_slots: Cell<*const Slot<T>>,
     front: Cell<u32>,
-    /// Whether the front and back blocks are the same (then `back` bounds `front`).
-    same_block: Cell<bool>,
+    /// The word whose low half bounds `front`: the back block's `b_pos` while the front
+    /// and back blocks are the same, else [`Shared::full_mark`] (`entries`). Pop reads it
+    /// without a branch and touches no block metadata while the blocks differ.
+    front_end: Cell<NonNull<AtomicU64>>,
 }
 
 /// A thief's handle of a FIFO BWoS queue: `Clone + Send + Sync`.
@@ -108,13 +123,11 @@ impl<T> Worker<T> {
             put_pos: Cell::new(start),
             put_block: Cell::new(NonNull::from(put)),
             put_slots: Cell::new(put.slots()),
-            back: Cell::new(0),
-            put_tag: Cell::new(u64::from(tag_of(start)) << 32),
             get_pos: Cell::new(start - 1),
             get_block: Cell::new(NonNull::from(get)),
             get_slots: Cell::new(get.slots()),
             front: Cell::new(entries),
-            same_block: Cell::new(false),
+            front_end: Cell::new(NonNull::from(shared.full_mark())),
             shared,
         }
     }
@@ -128,14 +141,14 @@ impl<T> Worker<T> {
     /// never waits for a thief.
     #[inline]
     pub fn push(&self, item: T) -> Result<(), T> {
-        let back = self.back.get();
-        if back < self.entries {
-            // SAFETY: slots at and above `back` in the back block are empty, and no thief
-            // reads them before the publication below.
-            unsafe { Block::write(self.put_slots.get(), back, item) };
-            self.back.set(back + 1);
-            self.put_block()
-                .publish(self.put_tag.get() | u64::from(back + 1));
+        let block = self.put_block();
+        let b = block.owner_b_pos();
+        if (b as u32) < self.entries {
+            // SAFETY: slots at and above the published index in the back block are
+            // empty, and no thief reads them before the publication below.
+            unsafe { Block::write(self.put_slots.get(), b as u32, item) };
+            // The index is below `entries`, so the increment stays out of the tag.
+            block.publish(b + 1);
             return Ok(());
         }
         self.push_slow(item)
@@ -161,11 +174,22 @@ impl<T> Worker<T> {
     /// End of the owner's items in the front block.
     #[inline(always)]
     fn front_limit(&self) -> u32 {
-        if self.same_block.get() {
-            self.back.get()
-        } else {
-            self.entries
-        }
+        // SAFETY: `front_end` points into `shared` or into one of its blocks, alive until
+        // the queue drops; we hold the Arc.
+        let end = unsafe { self.front_end.get().as_ref() };
+        // Relaxed: an owner-written b_pos (see `Block::owner_b_pos`) or a constant.
+        end.load(Relaxed) as u32
+    }
+
+    /// Whether the front and back blocks are the same (then pushes extend the front).
+    fn same_block(&self) -> bool {
+        self.get_pos.get() == self.put_pos.get()
+    }
+
+    /// The producer index in the back block.
+    #[inline(always)]
+    fn back(&self) -> u32 {
+        self.put_block().owner_b_pos() as u32
     }
 
     /// Fast path: the next item of the front block, if it has one.
@@ -184,7 +208,7 @@ impl<T> Worker<T> {
     #[cold]
     fn pop_slow(&self) -> Option<T> {
         // The front block is used up and the back block lies ahead: move on.
-        while !self.same_block.get() && self.front.get() == self.entries {
+        while !self.same_block() && self.front.get() == self.entries {
             self.advance_get();
             if let Some(item) = self.pop_front() {
                 return Some(item);
@@ -193,11 +217,13 @@ impl<T> Worker<T> {
         None
     }
 
+    #[inline(always)]
     fn put_block(&self) -> &Block<T> {
         // SAFETY: blocks live until the queue drops; we hold the Arc.
         unsafe { self.put_block.get().as_ref() }
     }
 
+    #[inline(always)]
     fn get_block(&self) -> &Block<T> {
         // SAFETY: as above.
         unsafe { self.get_block.get().as_ref() }
@@ -220,9 +246,7 @@ impl<T> Worker<T> {
         self.put_pos.set(next);
         self.put_block.set(NonNull::from(block));
         self.put_slots.set(block.slots());
-        self.put_tag.set(u64::from(tag_of(next)) << 32);
-        self.back.set(0);
-        self.same_block.set(false);
+        self.front_end.set(NonNull::from(self.shared.full_mark()));
         true
     }
 
@@ -238,7 +262,12 @@ impl<T> Worker<T> {
         self.get_block.set(NonNull::from(block));
         self.get_slots.set(block.slots());
         self.front.set(first_unreserved);
-        self.same_block.set(next == self.put_pos.get());
+        self.front_end
+            .set(NonNull::from(if next == self.put_pos.get() {
+                block.b_pos_word()
+            } else {
+                self.shared.full_mark()
+            }));
     }
 
     /// Removes the oldest block's worth of items (the front block's), oldest first, for
@@ -255,7 +284,7 @@ impl<T> Worker<T> {
                 self.front.set(limit);
                 return Some(out);
             }
-            if self.same_block.get() {
+            if self.same_block() {
                 return None;
             }
             self.advance_get();
@@ -279,10 +308,10 @@ impl<T> Worker<T> {
     }
 
     fn room(&self) -> u32 {
-        if self.back.get() == self.entries && !self.advance_put() {
+        if self.back() == self.entries && !self.advance_put() {
             return 0;
         }
-        self.entries - self.back.get()
+        self.entries - self.back()
     }
 }
 
@@ -316,13 +345,12 @@ impl<T> BatchDestination<T> for Worker<T> {
     }
 
     fn push_within_room(&self, item: T) {
-        let back = self.back.get();
-        assert!(back < self.entries, "push_within_room beyond room()");
+        let block = self.put_block();
+        let b = block.owner_b_pos();
+        assert!((b as u32) < self.entries, "push_within_room beyond room()");
         // SAFETY: as in `push`.
-        unsafe { Block::write(self.put_slots.get(), back, item) };
-        self.back.set(back + 1);
-        self.put_block()
-            .publish(self.put_tag.get() | u64::from(back + 1));
+        unsafe { Block::write(self.put_slots.get(), b as u32, item) };
+        block.publish(b + 1);
     }
 }
 

@@ -40,7 +40,7 @@ impl Flavour for Rules {
     const PASS_OWNED: bool = false;
 
     #[inline]
-    fn stealable_end(block: &Block<impl Sized>, _seen: Pos) -> Option<u32> {
+    fn stealable_end(block: &Block<impl Sized>, _seen: Pos, _want: u32) -> Option<u32> {
         // A granted LIFO block is full: it is granted only when the owner fills it.
         Some(block.entries())
     }

@@ -57,6 +57,14 @@ pub const NAMES: &[(&str, &str)] = &[
         "FIFO_READ_BPOS",
         "FIFO thief Acquire load of b_pos before reserving -> FIFO_PUBLISH",
     ),
+    (
+        "FIFO_HINT_STORE",
+        "FIFO thief Release store of a b_pos it read into the end hint -> FIFO_HINT_LOAD",
+    ),
+    (
+        "FIFO_HINT_LOAD",
+        "FIFO thief Acquire load of the end hint before reserving -> FIFO_HINT_STORE",
+    ),
 ];
 
 /// The ordering named `name`: `ord` itself, or `Relaxed` if an audit run weakens it.

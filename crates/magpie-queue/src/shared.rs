@@ -29,9 +29,11 @@ pub trait Flavour: crate::dest::Sealed {
     const PASS_OWNED: bool;
 
     /// First index past the stealable entries of `block`, whose s_pos is `seen`, or
-    /// `None` if the block was reset after `seen` was read.
+    /// `None` if the block was reset after `seen` was read. An end at least `want`
+    /// entries past `seen.idx` may be returned in place of the exact one (a lower bound
+    /// that is cheaper to find).
     #[doc(hidden)]
-    fn stealable_end(block: &Block<impl Sized>, seen: Pos) -> Option<u32>;
+    fn stealable_end(block: &Block<impl Sized>, seen: Pos, want: u32) -> Option<u32>;
 
     /// Relaxed estimate of [`Flavour::stealable_end`], for sampling (reads no slot).
     #[doc(hidden)]
@@ -48,6 +50,8 @@ pub(crate) struct Shared<T> {
     cursor: CachePadded<AtomicU64>,
     /// Blocks not in the ring; some may still be read by slow thieves.
     spares: Mutex<Vec<BlockPtr<T>>>,
+    /// Constant `entries`: the FIFO owner's bound for a front block it no longer fills.
+    full_mark: AtomicU64,
     blocks: u64,
     entries: u32,
 }
@@ -77,6 +81,7 @@ impl<T> Shared<T> {
             ring,
             cursor: CachePadded(AtomicU64::new(blocks)),
             spares: Mutex::new(Vec::new()),
+            full_mark: AtomicU64::new(u64::from(entries)),
             blocks,
             entries,
         }
@@ -85,6 +90,11 @@ impl<T> Shared<T> {
     #[inline]
     pub(crate) fn entries(&self) -> u32 {
         self.entries
+    }
+
+    /// A word always holding `entries` (see the field).
+    pub(crate) fn full_mark(&self) -> &AtomicU64 {
+        &self.full_mark
     }
 
     pub(crate) fn blocks(&self) -> u64 {
@@ -256,7 +266,8 @@ impl<T> Shared<T> {
         half: bool,
         sink: &mut impl FnMut(T),
     ) -> Option<u32> {
-        let end = F::stealable_end(block, seen)?;
+        // A half steal needs the exact end; a plain one only `max` entries.
+        let end = F::stealable_end(block, seen, if half { u32::MAX } else { max })?;
         if seen.idx >= end {
             return Some(0);
         }

@@ -313,6 +313,24 @@ fn fifo_two_thieves_one_block() {
     two_thieves_one_block::<fifo::Worker<u64>>(2);
 }
 
+/// FIFO end hint: two thieves steal while the owner publishes. One thief's b_pos read
+/// reaches the other through the block's end hint, which must carry the owner's slot
+/// writes with it (FIFO_HINT_STORE / FIFO_HINT_LOAD).
+#[test]
+fn fifo_end_hint_two_thieves() {
+    model(|| {
+        let q = fifo::Worker::<u64>::with_config(Config::new(2, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let t1 = thief::<fifo::Worker<u64>>(q.stealer(), seen.clone(), 1);
+        let t2 = thief::<fifo::Worker<u64>>(q.stealer(), seen.clone(), 1);
+        let mut owner = Owner::new(q);
+        owner.put(2);
+        t1.join().unwrap();
+        t2.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
 /// `lifo::Worker::share` grants a partial top block (its items moved to the block's
 /// end) while a thief steals and the owner then takes the rest back: the thief must
 /// see the moved items, and nothing may be consumed twice or lost.
