@@ -24,11 +24,15 @@ proptest! {
         prop_assert_eq!(drained, expected);
         prop_assert_eq!(&left, &right);
 
-        // Inclusive and open ranges, and a consumer that stops early: the rest of the
-        // range is dropped and the tail still moves down.
+        // A consumer that stops early: the rest of the range is dropped and the tail
+        // still moves down. Then inclusive and open ranges.
         let mut left = v.clone();
-        let found = pool().install(|| left.par_drain(start..).find_first(|x| x % 5 == 0));
-        prop_assert_eq!(found, v[start..].iter().copied().find(|x| x % 5 == 0));
+        let found = pool().install(|| left.par_drain(start..end).find_first(|x| x % 5 == 0));
+        prop_assert_eq!(found, v[start..end].iter().copied().find(|x| x % 5 == 0));
+        prop_assert_eq!(&left, &right);
+        let mut left = v.clone();
+        let found = pool().install(|| left.par_drain(start..).find_last(|x| x % 5 == 0));
+        prop_assert_eq!(found, v[start..].iter().copied().rfind(|x| x % 5 == 0));
         prop_assert_eq!(&left[..], &v[..start]);
         if end > start {
             let mut left = v.clone();
