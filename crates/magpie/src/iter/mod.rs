@@ -117,6 +117,8 @@
 //!   sequentially first (as rayon does); the iterator types are those of a `Vec`
 //!   ([`IntoIter`]), not rayon's per-collection types.
 //! * `par_split` takes a `char` or a `Fn(char) -> bool`, not `&[char]`.
+//! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
+//!   (rayon strips a `\r` from the end of every line).
 //! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
 //! * Not provided: `try_fold`, `interleave`, `chunks` on iterators,
 //!   `par_rchunks_exact`, and the other string sources (`par_split_terminator`,

@@ -70,7 +70,8 @@ pub trait ParallelString {
     }
 
     /// Parallel iterator over the lines, as `str::lines` (`\n` or `\r\n` endings, no
-    /// empty last line after a final line ending).
+    /// empty last line after a final line ending). Like `str::lines`, a last line that
+    /// ends in a bare `\r` keeps it (`"a\r"` gives `"a\r"`); rayon strips it.
     fn par_lines(&self) -> Lines<'_> {
         Lines::new(self.as_parallel_string())
     }
