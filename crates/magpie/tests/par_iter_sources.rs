@@ -132,6 +132,14 @@ fn empty_and_single_inputs() {
             assert_eq!(words, s.split_whitespace().collect::<Vec<_>>(), "{s:?}");
             assert_eq!(s.par_chars().collect::<String>(), s);
             assert_eq!(s.par_bytes().count(), s.len());
+            // An empty string has no positions yet yields one substring; a split of
+            // the chain must keep it where it is, on either side.
+            let chained: Vec<&str> = "".par_split(',').chain(s.par_split(',')).collect();
+            let expected: Vec<&str> = "".split(',').chain(s.split(',')).collect();
+            assert_eq!(chained, expected, "{s:?}");
+            let chained: Vec<&str> = s.par_split(',').chain("".par_split(',')).collect();
+            let expected: Vec<&str> = s.split(',').chain("".split(',')).collect();
+            assert_eq!(chained, expected, "{s:?}");
         }
         let empty: HashMap<u8, u8> = HashMap::new();
         assert_eq!(empty.par_iter().count(), 0);

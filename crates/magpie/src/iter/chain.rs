@@ -68,6 +68,12 @@ where
         let a_len = self.a.len();
         let ((a1, a2), (b1, b2)) = if index <= a_len {
             (self.a.split_at(index), self.b.split_at(0))
+        } else if a_len == 0 {
+            // All of `a` goes left. A part with no positions may still yield items (an
+            // empty string splits into one empty substring), and `split_at(0)` puts
+            // them on the right, so its parts are swapped.
+            let (none, a) = self.a.split_at(0);
+            ((a, none), self.b.split_at(index))
         } else {
             (self.a.split_at(a_len), self.b.split_at(index - a_len))
         };

@@ -41,7 +41,8 @@ pub trait Producer: Send + Sized {
     /// exact may move the cut near `index` and leave out positions there (a string
     /// cuts at a character boundary or a separator, which neither part keeps); the
     /// parts stay in order, and `split_at(0)` and `split_at(len)` still leave one
-    /// part empty.
+    /// part empty. `split_at(0)` leaves the left part empty even when `len` is 0
+    /// (such a producer may still yield items: an empty string's one substring).
     fn split_at(self, index: usize) -> (Self, Self);
     /// The sequential iterator over this piece, in order.
     fn into_iter(self) -> Self::IntoIter;
