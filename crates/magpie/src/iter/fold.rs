@@ -1,78 +1,136 @@
-//! `fold` and `fold_with`: one accumulator per piece, started from `identity()` or
-//! from a clone of `init` (cloned when a producer splits, as `map_with`'s state).
+//! `fold`, `fold_with`, `try_fold` and `try_fold_with`: one accumulator per piece.
+//!
+//! A piece's accumulator starts from `identity()` or from a clone of `init` (cloned when
+//! a producer splits, as `map_with`'s state) — the [`Seed`]. `fold` runs every item
+//! through `fold_op`; `try_fold`'s `fold_op` returns a [`Try`] value, and a failure ends
+//! the piece and is its item. As in rayon, only the failing piece stops: the stop
+//! reaches the others through a consumer that short-circuits, such as `try_reduce`.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::plumbing::Producer;
-use super::ParallelIterator;
+use super::{ParallelIterator, Try};
 
-/// The parallel iterator of [`ParallelIterator::fold`]: yields one accumulator per
-/// piece the input was divided into.
-#[derive(Debug)]
-pub struct Fold<I, ID, F> {
-    base: I,
-    identity: ID,
-    fold_op: F,
+/// Where a piece's accumulator comes from.
+pub trait Seed: Send + Sized {
+    /// The accumulator.
+    type Acc;
+    /// The seed of the right part when a producer splits.
+    fn split(&self) -> Self;
+    /// The piece's starting accumulator.
+    fn into_acc(self) -> Self::Acc;
 }
 
-impl<I, ID, F> Fold<I, ID, F> {
-    pub(super) fn new(base: I, identity: ID, fold_op: F) -> Self {
-        Fold {
-            base,
-            identity,
-            fold_op,
-        }
+/// [`Seed`] of `fold` and `try_fold`: a call of `identity`.
+pub struct Identity<ID>(Arc<ID>);
+
+/// [`Seed`] of `fold_with` and `try_fold_with`: a clone of `init`.
+pub struct Init<T>(T);
+
+impl<ID: Fn() -> T + Sync + Send, T> Seed for Identity<ID> {
+    type Acc = T;
+    fn split(&self) -> Self {
+        Identity(Arc::clone(&self.0))
+    }
+    fn into_acc(self) -> T {
+        (self.0)()
     }
 }
 
-impl<I, ID, F, T> ParallelIterator for Fold<I, ID, F>
+impl<T: Clone + Send> Seed for Init<T> {
+    type Acc = T;
+    fn split(&self) -> Self {
+        Init(self.0.clone())
+    }
+    fn into_acc(self) -> T {
+        self.0
+    }
+}
+
+/// How a piece folds its items into its accumulator.
+pub trait Folding<Acc, Item>: Sync + Send {
+    /// The piece's one item.
+    type Out;
+    /// Folds `items` from `acc`.
+    fn fold_piece<I: Iterator<Item = Item>>(&self, acc: Acc, items: I) -> Self::Out;
+}
+
+/// [`Folding`] of `fold`: every item.
+pub struct Plain<F>(F);
+
+/// [`Folding`] of `try_fold`: items until `fold_op` fails.
+pub struct Fallible<F>(F);
+
+impl<Acc, Item, F: Fn(Acc, Item) -> Acc + Sync + Send> Folding<Acc, Item> for Plain<F> {
+    type Out = Acc;
+    fn fold_piece<I: Iterator<Item = Item>>(&self, acc: Acc, items: I) -> Acc {
+        items.fold(acc, &self.0)
+    }
+}
+
+impl<Acc, Item, R, F> Folding<Acc, Item> for Fallible<F>
 where
-    I: ParallelIterator,
-    ID: Fn() -> T + Sync + Send,
-    F: Fn(T, I::Item) -> T + Sync + Send,
-    T: Send,
+    F: Fn(Acc, Item) -> R + Sync + Send,
+    R: Try<Output = Acc>,
 {
-    type Item = T;
-    type Producer = FoldProducer<I::Producer, ID, F>;
-    fn into_producer(self) -> Self::Producer {
+    type Out = R;
+    fn fold_piece<I: Iterator<Item = Item>>(&self, mut acc: Acc, items: I) -> R {
+        for item in items {
+            match (self.0)(acc, item).branch() {
+                ControlFlow::Continue(next) => acc = next,
+                ControlFlow::Break(failure) => return R::from_residual(failure),
+            }
+        }
+        R::from_output(acc)
+    }
+}
+
+/// The producer of the folds: yields one accumulator per piece.
+pub struct FoldProducer<P, S, K> {
+    base: P,
+    seed: S,
+    folding: Arc<K>,
+}
+
+impl<P, S, K> FoldProducer<P, S, K> {
+    fn new(base: P, seed: S, folding: K) -> Self {
         FoldProducer {
-            base: self.base.into_producer(),
-            ops: Arc::new((self.identity, self.fold_op)),
+            base,
+            seed,
+            folding: Arc::new(folding),
         }
     }
 }
 
-/// The producer of [`Fold`].
-pub struct FoldProducer<P, ID, F> {
-    base: P,
-    ops: Arc<(ID, F)>,
-}
-
-impl<P, ID, F, T> Producer for FoldProducer<P, ID, F>
+impl<P, S, K> Producer for FoldProducer<P, S, K>
 where
     P: Producer,
-    ID: Fn() -> T + Sync + Send,
-    F: Fn(T, P::Item) -> T + Sync + Send,
+    S: Seed,
+    K: Folding<S::Acc, P::Item>,
 {
-    type Item = T;
-    type IntoIter = std::iter::Once<T>;
+    type Item = K::Out;
+    type IntoIter = std::iter::Once<K::Out>;
     fn len(&self) -> usize {
         self.base.len()
     }
     fn split_at(self, index: usize) -> (Self, Self) {
         let (l, r) = self.base.split_at(index);
-        let ops = Arc::clone(&self.ops);
-        (
-            FoldProducer { base: l, ops },
-            FoldProducer {
-                base: r,
-                ops: self.ops,
-            },
-        )
+        let left = FoldProducer {
+            base: l,
+            seed: self.seed.split(),
+            folding: Arc::clone(&self.folding),
+        };
+        let right = FoldProducer {
+            base: r,
+            seed: self.seed,
+            folding: self.folding,
+        };
+        (left, right)
     }
     fn into_iter(self) -> Self::IntoIter {
-        let (identity, fold_op) = &*self.ops;
-        std::iter::once(self.base.into_iter().fold(identity(), fold_op))
+        let acc = self.seed.into_acc();
+        std::iter::once(self.folding.fold_piece(acc, self.base.into_iter()))
     }
     fn min_len(&self) -> usize {
         self.base.min_len()
@@ -82,22 +140,63 @@ where
     }
 }
 
-/// The parallel iterator of [`ParallelIterator::fold_with`]: yields one accumulator per
-/// piece, each started from a clone of `init`.
-#[derive(Debug)]
-pub struct FoldWith<I, T, F> {
-    base: I,
-    init: T,
-    fold_op: F,
+/// Declares the parallel iterator of one fold: its base, its seed (`identity` or
+/// `init`) and `fold_op`.
+macro_rules! fold_iterator {
+    ($(#[$doc:meta])* $name:ident<$seed_param:ident>) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name<I, $seed_param, F> {
+            base: I,
+            seed: $seed_param,
+            fold_op: F,
+        }
+
+        impl<I, $seed_param, F> $name<I, $seed_param, F> {
+            pub(super) fn new(base: I, seed: $seed_param, fold_op: F) -> Self {
+                $name {
+                    base,
+                    seed,
+                    fold_op,
+                }
+            }
+        }
+    };
 }
 
-impl<I, T, F> FoldWith<I, T, F> {
-    pub(super) fn new(base: I, init: T, fold_op: F) -> Self {
-        FoldWith {
-            base,
-            init,
-            fold_op,
-        }
+fold_iterator!(
+    /// The parallel iterator of [`ParallelIterator::fold`]: yields one accumulator per
+    /// piece the input was divided into.
+    Fold<ID>
+);
+fold_iterator!(
+    /// The parallel iterator of [`ParallelIterator::fold_with`]: yields one accumulator
+    /// per piece, each started from a clone of `init`.
+    FoldWith<T>
+);
+fold_iterator!(
+    /// The parallel iterator of [`ParallelIterator::try_fold`]: yields one result per
+    /// piece, the accumulator or the piece's first failure.
+    TryFold<ID>
+);
+fold_iterator!(
+    /// The parallel iterator of [`ParallelIterator::try_fold_with`]: `try_fold` with
+    /// every piece started from a clone of `init`.
+    TryFoldWith<T>
+);
+
+impl<I, ID, F, T> ParallelIterator for Fold<I, ID, F>
+where
+    I: ParallelIterator,
+    ID: Fn() -> T + Sync + Send,
+    F: Fn(T, I::Item) -> T + Sync + Send,
+    T: Send,
+{
+    type Item = T;
+    type Producer = FoldProducer<I::Producer, Identity<ID>, Plain<F>>;
+    fn into_producer(self) -> Self::Producer {
+        let seed = Identity(Arc::new(self.seed));
+        FoldProducer::new(self.base.into_producer(), seed, Plain(self.fold_op))
     }
 }
 
@@ -108,55 +207,39 @@ where
     T: Send + Clone,
 {
     type Item = T;
-    type Producer = FoldWithProducer<I::Producer, T, F>;
+    type Producer = FoldProducer<I::Producer, Init<T>, Plain<F>>;
     fn into_producer(self) -> Self::Producer {
-        FoldWithProducer {
-            base: self.base.into_producer(),
-            init: self.init,
-            fold_op: Arc::new(self.fold_op),
-        }
+        let seed = Init(self.seed);
+        FoldProducer::new(self.base.into_producer(), seed, Plain(self.fold_op))
     }
 }
 
-/// The producer of [`FoldWith`]: carries `init`, cloned at every split.
-pub struct FoldWithProducer<P, T, F> {
-    base: P,
-    init: T,
-    fold_op: Arc<F>,
+impl<I, ID, F, T, R> ParallelIterator for TryFold<I, ID, F>
+where
+    I: ParallelIterator,
+    ID: Fn() -> T + Sync + Send,
+    F: Fn(T, I::Item) -> R + Sync + Send,
+    R: Try<Output = T> + Send,
+{
+    type Item = R;
+    type Producer = FoldProducer<I::Producer, Identity<ID>, Fallible<F>>;
+    fn into_producer(self) -> Self::Producer {
+        let seed = Identity(Arc::new(self.seed));
+        FoldProducer::new(self.base.into_producer(), seed, Fallible(self.fold_op))
+    }
 }
 
-impl<P, T, F> Producer for FoldWithProducer<P, T, F>
+impl<I, T, F, R> ParallelIterator for TryFoldWith<I, T, F>
 where
-    P: Producer,
-    F: Fn(T, P::Item) -> T + Sync + Send,
+    I: ParallelIterator,
+    F: Fn(T, I::Item) -> R + Sync + Send,
+    R: Try<Output = T> + Send,
     T: Send + Clone,
 {
-    type Item = T;
-    type IntoIter = std::iter::Once<T>;
-    fn len(&self) -> usize {
-        self.base.len()
-    }
-    fn split_at(self, index: usize) -> (Self, Self) {
-        let (l, r) = self.base.split_at(index);
-        let left = FoldWithProducer {
-            base: l,
-            init: self.init.clone(),
-            fold_op: Arc::clone(&self.fold_op),
-        };
-        let right = FoldWithProducer {
-            base: r,
-            init: self.init,
-            fold_op: self.fold_op,
-        };
-        (left, right)
-    }
-    fn into_iter(self) -> Self::IntoIter {
-        std::iter::once(self.base.into_iter().fold(self.init, &*self.fold_op))
-    }
-    fn min_len(&self) -> usize {
-        self.base.min_len()
-    }
-    fn exact(&self) -> bool {
-        false
+    type Item = R;
+    type Producer = FoldProducer<I::Producer, Init<T>, Fallible<F>>;
+    fn into_producer(self) -> Self::Producer {
+        let seed = Init(self.seed);
+        FoldProducer::new(self.base.into_producer(), seed, Fallible(self.fold_op))
     }
 }

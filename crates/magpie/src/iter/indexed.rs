@@ -1,7 +1,9 @@
 //! The [`IndexedParallelIterator`] trait: the adaptors and consumers that need one
 //! item per position.
 
+use super::chunks::VecChunks;
 use super::enumerate::Enumerate;
+use super::interleave::{Interleave, InterleaveShortest};
 use super::plumbing::Producer;
 use super::rev::Rev;
 use super::step_by::StepBy;
@@ -32,6 +34,56 @@ pub trait IndexedParallelIterator: ParallelIterator {
         Z::Iter: IndexedParallelIterator,
     {
         Zip::new(self, other.into_par_iter())
+    }
+
+    /// Like `zip`, for two iterators of the same length.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    fn zip_eq<Z>(self, other: Z) -> Zip<Self, Z::Iter>
+    where
+        Z: IntoParallelIterator,
+        Z::Iter: IndexedParallelIterator,
+    {
+        let other = other.into_par_iter();
+        let (a, b) = (self.len(), other.len());
+        assert_eq!(a, b, "zip_eq: the iterators' lengths differ");
+        Zip::new(self, other)
+    }
+
+    /// The items of `self` and `other` in turn (`a0, b0, a1, b1, ..`), then the rest
+    /// of the longer one.
+    fn interleave<I>(self, other: I) -> Interleave<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator,
+    {
+        Interleave::new(self, other.into_par_iter())
+    }
+
+    /// The items of `self` and `other` in turn, until one of them runs out.
+    fn interleave_shortest<I>(self, other: I) -> InterleaveShortest<Self, I::Iter>
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator,
+    {
+        Interleave::shortest(self, other.into_par_iter())
+    }
+
+    /// `size` consecutive items at a time, collected into a `Vec` (the last may be
+    /// shorter).
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn chunks(self, size: usize) -> VecChunks<Self> {
+        VecChunks::new(self, size)
+    }
+
+    /// Collects the items into `target` in order, replacing what it held and reusing
+    /// its allocation.
+    fn collect_into_vec(self, target: &mut Vec<Self::Item>) {
+        target.clear();
+        super::ParallelExtend::par_extend(target, self);
     }
 
     /// The first `n` items (all of them if there are fewer).

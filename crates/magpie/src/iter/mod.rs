@@ -120,13 +120,16 @@
 //! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
 //!   (rayon strips a `\r` from the end of every line).
 //! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
-//! * Not provided: `try_fold`, `interleave`, `chunks` on iterators,
-//!   `par_rchunks_exact`, and the other string sources (`par_split_terminator`,
+//! * `chunks` on an indexed iterator yields [`VecChunks`] (rayon: `iter::Chunks`; the
+//!   name `Chunks` is `par_chunks`' here).
+//! * Not provided: `positions`, `try_reduce_with`, `take_any`/`skip_any`,
+//!   `panic_fuse`, and the other string sources (`par_split_terminator`,
 //!   `par_split_inclusive`, `par_matches`, `par_encode_utf16`, ...).
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
 mod chain;
+mod chunks;
 mod chunks_exact;
 mod collect;
 mod collect_result;
@@ -141,6 +144,7 @@ mod find_ordered;
 mod flat_map_iter;
 mod fold;
 mod indexed;
+mod interleave;
 mod map;
 mod map_with;
 mod min_len;
@@ -167,6 +171,7 @@ mod zip;
 use std::sync::atomic::AtomicBool;
 
 pub use chain::Chain;
+pub use chunks::VecChunks;
 pub use chunks_exact::{ChunksExact, ChunksExactMut};
 pub use collect::FromParallelIterator;
 pub use drain::{Drain, ParallelDrainRange};
@@ -174,15 +179,16 @@ pub use enumerate::Enumerate;
 pub use extend::ParallelExtend;
 pub use filter::{Filter, FilterMap};
 pub use flat_map_iter::FlatMapIter;
-pub use fold::{Fold, FoldWith};
+pub use fold::{Fold, FoldWith, TryFold, TryFoldWith};
 pub use indexed::IndexedParallelIterator;
+pub use interleave::{Interleave, InterleaveShortest};
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
 pub use min_len::MinLen;
 pub use par_bridge::{IterBridge, ParallelBridge};
 pub use parallel_iterator::ParallelIterator;
 pub use range::RangeIter;
-pub use rchunks::{RChunks, RChunksMut};
+pub use rchunks::{RChunks, RChunksExact, RChunksExactMut, RChunksMut};
 pub use rev::Rev;
 pub use slice::{Chunks, ChunksMut, Iter, IterMut, ParallelSlice, ParallelSliceMut};
 pub use step_by::StepBy;

@@ -10,7 +10,7 @@ use super::collect::FromParallelIterator;
 use super::extend::ParallelExtend;
 use super::filter::{Filter, FilterMap};
 use super::flat_map_iter::FlatMapIter;
-use super::fold::{Fold, FoldWith};
+use super::fold::{Fold, FoldWith, TryFold, TryFoldWith};
 use super::map::Map;
 use super::map_with::{MapInit, MapWith};
 use super::min_len::MinLen;
@@ -150,6 +150,29 @@ pub trait ParallelIterator: Sized + Send {
         T: Send + Clone,
     {
         FoldWith::new(self, init, fold_op)
+    }
+
+    /// Folds each piece like `fold`, but `fold_op` returns a `Result`, `Option` or
+    /// `ControlFlow` (see [`Try`](super::Try)) and a piece stops at its first failure,
+    /// which is then its item. Other pieces go on unless a short-circuiting consumer
+    /// such as `try_reduce` follows.
+    fn try_fold<T, R, ID, F>(self, identity: ID, fold_op: F) -> TryFold<Self, ID, F>
+    where
+        ID: Fn() -> T + Sync + Send,
+        F: Fn(T, Self::Item) -> R + Sync + Send,
+        R: super::Try<Output = T> + Send,
+    {
+        TryFold::new(self, identity, fold_op)
+    }
+
+    /// `try_fold` starting every piece from a clone of `init`.
+    fn try_fold_with<F, T, R>(self, init: T, fold_op: F) -> TryFoldWith<Self, T, F>
+    where
+        F: Fn(T, Self::Item) -> R + Sync + Send,
+        R: super::Try<Output = T> + Send,
+        T: Send + Clone,
+    {
+        TryFoldWith::new(self, init, fold_op)
     }
 
     /// The `Some` values of the items, until a `None`: once one is seen the other

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use super::chunks_exact::{ChunksExact, ChunksExactMut};
 use super::plumbing::Producer;
-use super::rchunks::{RChunks, RChunksMut};
+use super::rchunks::{RChunks, RChunksExact, RChunksExactMut, RChunksMut};
 use super::sort::{self, By, Natural};
 use super::windows::Windows;
 use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
@@ -60,6 +60,13 @@ pub trait ParallelSlice<T: Sync> {
     /// If `size` is 0.
     fn par_rchunks(&self, size: usize) -> RChunks<'_, T>;
 
+    /// Parallel iterator over `size`-element chunks starting from the end, leaving out
+    /// the first `len % size` elements (see [`RChunksExact::remainder`]).
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_rchunks_exact(&self, size: usize) -> RChunksExact<'_, T>;
+
     /// Parallel iterator over every run of `size` consecutive elements (overlapping),
     /// as `slice::windows`.
     ///
@@ -78,6 +85,9 @@ impl<T: Sync> ParallelSlice<T> for [T] {
     }
     fn par_rchunks(&self, size: usize) -> RChunks<'_, T> {
         RChunks::new(self, size)
+    }
+    fn par_rchunks_exact(&self, size: usize) -> RChunksExact<'_, T> {
+        RChunksExact::new(self, size)
     }
     fn par_windows(&self, size: usize) -> Windows<'_, T> {
         Windows::new(self, size)
@@ -104,6 +114,14 @@ pub trait ParallelSliceMut<T: Send> {
     /// # Panics
     /// If `size` is 0.
     fn par_rchunks_mut(&mut self, size: usize) -> RChunksMut<'_, T>;
+
+    /// Parallel iterator over mutable `size`-element chunks starting from the end,
+    /// leaving out the first `len % size` elements (see
+    /// [`RChunksExactMut::into_remainder`]).
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn par_rchunks_exact_mut(&mut self, size: usize) -> RChunksExactMut<'_, T>;
 
     /// Sorts in parallel, keeping equal elements in order (a merge sort: the halves
     /// sort in parallel, then merge; needs a buffer of the slice's size).
@@ -159,6 +177,9 @@ impl<T: Send> ParallelSliceMut<T> for [T] {
     }
     fn par_rchunks_mut(&mut self, size: usize) -> RChunksMut<'_, T> {
         RChunksMut::new(self, size)
+    }
+    fn par_rchunks_exact_mut(&mut self, size: usize) -> RChunksExactMut<'_, T> {
+        RChunksExactMut::new(self, size)
     }
     fn par_sort(&mut self)
     where

@@ -1,0 +1,162 @@
+//! `interleave`, `interleave_shortest`, `chunks` on iterators, `par_rchunks_exact`,
+//! `try_fold`, `zip_eq` and `collect_into_vec` against sequential references: random
+//! inputs (proptest), the cuts between pieces, empty inputs, panics.
+
+use std::ops::ControlFlow;
+
+use magpie::prelude::*;
+use proptest::prelude::*;
+
+mod common;
+use common::iter_pool as pool;
+
+/// `a0, b0, a1, b1, ..` then the rest of the longer one.
+fn interleave_seq<T: Clone>(a: &[T], b: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    for i in 0..a.len().max(b.len()) {
+        out.extend(a.get(i).cloned());
+        out.extend(b.get(i).cloned());
+    }
+    out
+}
+
+/// Alternation until one side runs out (rayon's `interleave_shortest`).
+fn interleave_shortest_seq<T: Clone>(a: &[T], b: &[T]) -> Vec<T> {
+    let n = a.len().min(b.len());
+    let extra = usize::from(a.len() > b.len());
+    interleave_seq(&a[..n + extra], &b[..n])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn interleave_matches_the_reference(
+        a in prop::collection::vec(any::<u16>(), 0..600),
+        b in prop::collection::vec(any::<u16>(), 0..600),
+        min in 1usize..40,
+    ) {
+        let p = pool();
+        let got: Vec<u16> = p.install(|| a.par_iter().copied().interleave(b.par_iter().copied()).with_min_len(min).collect());
+        prop_assert_eq!(&got, &interleave_seq(&a, &b));
+        // Pieces cut anywhere: each piece's own order must continue the previous one's.
+        let pieces: Vec<Vec<u16>> = p.install(|| {
+            b.par_iter().copied().interleave(a.par_iter().copied()).with_min_len(min)
+                .fold(Vec::new, |mut v, x| { v.push(x); v }).collect()
+        });
+        prop_assert_eq!(pieces.concat(), interleave_seq(&b, &a));
+        let shortest: Vec<u16> = p.install(|| a.par_iter().copied().interleave_shortest(b.par_iter().copied()).collect());
+        prop_assert_eq!(shortest, interleave_shortest_seq(&a, &b));
+        let len = p.install(|| a.par_iter().interleave(&b).len());
+        prop_assert_eq!(len, a.len() + b.len());
+        // Indexed: it can be enumerated and cut like any other.
+        let cut: Vec<(usize, u16)> = p.install(|| a.par_iter().copied().interleave(b.par_iter().copied()).enumerate().skip(min).collect());
+        prop_assert_eq!(cut, interleave_seq(&a, &b).into_iter().enumerate().skip(min).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn chunks_match_std(v in prop::collection::vec(any::<u32>(), 0..2000), size in 1usize..70, min in 1usize..20) {
+        let p = pool();
+        let got: Vec<Vec<u32>> = p.install(|| v.par_iter().copied().chunks(size).with_min_len(min).collect());
+        prop_assert_eq!(got, v.chunks(size).map(<[u32]>::to_vec).collect::<Vec<_>>());
+        let sums: Vec<u64> = p.install(|| {
+            (0..v.len()).into_par_iter().map(|i| v[i] as u64).chunks(size).map(|c| c.iter().sum()).collect()
+        });
+        prop_assert_eq!(sums, v.chunks(size).map(|c| c.iter().map(|&x| x as u64).sum()).collect::<Vec<u64>>());
+        prop_assert_eq!(p.install(|| v.par_iter().chunks(size).len()), v.len().div_ceil(size));
+    }
+
+    #[test]
+    fn rchunks_exact_match_std(v in prop::collection::vec(any::<u8>(), 0..3000), size in 1usize..90) {
+        let p = pool();
+        let exact = v.par_rchunks_exact(size);
+        prop_assert_eq!(exact.remainder(), v.rchunks_exact(size).remainder());
+        prop_assert_eq!(p.install(|| exact.len()), v.len() / size);
+        prop_assert_eq!(p.install(|| exact.collect::<Vec<_>>()), v.rchunks_exact(size).collect::<Vec<_>>());
+        let mut got = v.clone();
+        let mut expected = v.clone();
+        let mut it = got.par_rchunks_exact_mut(size);
+        it.remainder().fill(0);
+        p.install(|| it.enumerate().for_each(|(i, c)| c.fill(i as u8)));
+        let mut seq = expected.rchunks_exact_mut(size);
+        seq.by_ref().enumerate().for_each(|(i, c)| c.fill(i as u8));
+        seq.into_remainder().fill(0);
+        prop_assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn try_fold_matches_a_sequential_fold(v in prop::collection::vec(0u32..1000, 0..3000), min in 1usize..300, limit in 0u32..1000) {
+        let p = pool();
+        // Each piece's accumulator, or the first item over the limit in that piece.
+        let results: Vec<Result<u64, u32>> = p.install(|| {
+            v.par_iter().with_min_len(min).try_fold(|| 0u64, |acc, &x| if x > limit { Err(x) } else { Ok(acc + x as u64) }).collect()
+        });
+        let total = p.install(|| {
+            v.par_iter().try_fold(|| 0u64, |acc, &x| if x > limit { Err(()) } else { Ok(acc + x as u64) })
+                .try_reduce(|| 0, |a, b| Ok(a + b))
+        });
+        let expected_total = if v.iter().any(|&x| x > limit) { Err(()) } else { Ok(v.iter().map(|&x| x as u64).sum::<u64>()) };
+        prop_assert_eq!(total, expected_total);
+        // A failed piece holds the first failure after the end of the piece before it.
+        prop_assert!(!results.is_empty() || v.is_empty());
+        let mut seen_ok = 0u64;
+        let mut failures = Vec::new();
+        for r in &results {
+            match r {
+                Ok(s) => seen_ok += s,
+                Err(x) => failures.push(*x),
+            }
+        }
+        if failures.is_empty() {
+            prop_assert_eq!(seen_ok, v.iter().map(|&x| x as u64).sum::<u64>());
+        } else {
+            prop_assert_eq!(failures[0], *v.iter().find(|&&x| x > limit).unwrap());
+        }
+        // `try_fold_with` and `Option`/`ControlFlow` as the fallible type.
+        let opt = p.install(|| v.par_iter().try_fold_with(0u64, |acc, &x| acc.checked_add(x as u64)).collect::<Vec<_>>());
+        prop_assert!(opt.iter().all(Option::is_some));
+        let flow: Vec<ControlFlow<u32, u32>> = p.install(|| {
+            v.par_iter().try_fold(|| 0, |n, &x| if x > limit { ControlFlow::Break(x) } else { ControlFlow::Continue(n + 1) }).collect()
+        });
+        let counted: u32 = flow.iter().map(|f| match f { ControlFlow::Continue(n) => *n, ControlFlow::Break(_) => 0 }).sum();
+        prop_assert!(counted as usize <= v.len());
+    }
+
+    #[test]
+    fn zip_eq_and_collect_into_vec(v in prop::collection::vec(any::<i32>(), 0..2000)) {
+        let p = pool();
+        let w: Vec<i32> = v.iter().map(|x| x.wrapping_mul(3)).collect();
+        let pairs: Vec<(i32, i32)> = p.install(|| v.par_iter().copied().zip_eq(w.par_iter().copied()).collect());
+        prop_assert_eq!(pairs, v.iter().copied().zip(w.iter().copied()).collect::<Vec<_>>());
+        let mut target = vec![7; 5000];
+        let capacity = target.capacity();
+        p.install(|| v.par_iter().map(|x| x.wrapping_add(1)).collect_into_vec(&mut target));
+        prop_assert_eq!(&target, &v.iter().map(|x| x.wrapping_add(1)).collect::<Vec<_>>());
+        prop_assert_eq!(target.capacity(), capacity);
+    }
+}
+
+#[test]
+fn empty_inputs_and_bad_sizes() {
+    pool().install(|| {
+        let none: [u8; 0] = [];
+        assert_eq!(none.par_iter().interleave(&none).count(), 0);
+        assert_eq!([1].par_iter().interleave(&none).collect::<Vec<_>>(), [&1]);
+        assert_eq!(none.par_iter().interleave(&[2]).collect::<Vec<_>>(), [&2]);
+        assert_eq!([1, 3].par_iter().interleave_shortest(&none).count(), 1);
+        assert_eq!(none.par_iter().chunks(3).count(), 0);
+        assert_eq!(none.par_rchunks_exact(4).count(), 0);
+        assert_eq!([1u8, 2, 3].par_rchunks_exact(4).remainder(), [1, 2, 3]);
+        let folded: Vec<Option<u8>> = none
+            .par_iter()
+            .try_fold(|| 0u8, |a, &x| a.checked_add(x))
+            .collect();
+        assert_eq!(folded, [Some(0)]);
+    });
+    let zero_chunk = std::panic::catch_unwind(|| [1u8].par_iter().chunks(0).count());
+    assert!(zero_chunk.is_err());
+    let zero_rchunk = std::panic::catch_unwind(|| [1u8].par_rchunks_exact(0).count());
+    assert!(zero_rchunk.is_err());
+    let unequal = std::panic::catch_unwind(|| [1u8, 2].par_iter().zip_eq(&[1u8]).count());
+    assert!(unequal.is_err());
+}
