@@ -387,18 +387,14 @@ impl Workload {
         configs: &[Config],
         run: impl FnMut(Config, &Pools, &str) -> Result<Sample, BenchError> + 'static,
     ) -> Workload {
-        let (info, configs) = (
-            Info {
+        Workload {
+            info: Info {
                 family,
                 size,
                 label,
                 tasks: None,
             },
-            configs.to_vec(),
-        );
-        Workload {
-            info,
-            configs,
+            configs: configs.to_vec(),
             run: Box::new(run),
         }
     }
@@ -449,12 +445,15 @@ pub fn measure(
     reps: usize,
     settle: std::time::Duration,
 ) -> Result<(Vec<Cell>, Vec<RunRow>), BenchError> {
-    let mut cells: Vec<Cell> = (workloads.iter().enumerate())
-        .flat_map(|(workload, wl)| wl.configs.iter().map(move |&config| (workload, config)))
-        .map(|(workload, config)| Cell {
-            workload,
-            config,
-            secs: Vec::new(),
+    let mut cells: Vec<Cell> = workloads
+        .iter()
+        .enumerate()
+        .flat_map(|(w, wl)| {
+            wl.configs.iter().map(move |&config| Cell {
+                workload: w,
+                config,
+                secs: Vec::new(),
+            })
         })
         .collect();
     let bar = crate::progress::bar("pool: warm-up", cells.len());
