@@ -1,7 +1,7 @@
 //! fib(n) with a `join` per call and no sequential cutoff: almost all of the time is the
 //! runtime's join overhead (fib(32) makes 3.5 M joins), which is the point.
 
-use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
+use super::run::{Config, ForkJoin, ForkJoinTask, Workload};
 
 /// fib(n) by naive recursion, both calls forked with `F::join`.
 pub fn fib<F: ForkJoin>(n: u32) -> u64 {
@@ -47,10 +47,8 @@ impl ForkJoinTask for FibTask {
 
 /// fib(`n`) on `configs`.
 pub fn workload(n: u32, configs: &[Config]) -> Workload {
-    let (size, label, want) = (format!("n={n}"), format!("fib({n})"), fib_reference(n));
-    Workload::new("fib", size, label, configs, move |c, pools, label| {
-        run_and_check(FibTask(n), c, pools, label, want)
-    })
+    let names = ("fib", format!("n={n}"), format!("fib({n})"));
+    Workload::checked(names, configs, fib_reference(n), move || FibTask(n))
 }
 
 #[cfg(test)]

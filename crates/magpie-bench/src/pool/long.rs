@@ -1,7 +1,7 @@
 //! Two equal long tasks forked by one `join`: the BWoS §8 starvation case (thieves cannot
 //! take from an owner's private block). The 1 → 2 thread speedup is the measure (ideal 2).
 
-use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
+use super::run::{Config, ForkJoin, ForkJoinTask, Workload};
 
 /// A fixed amount of sequential work: `steps` rounds of xorshift, returning the state
 /// (so the compiler cannot drop it, and the answer can be checked).
@@ -29,15 +29,9 @@ impl ForkJoinTask for LongTasks {
 /// Two tasks of `steps` rounds each, joined, on `configs` (answer computed here, untimed).
 pub fn workload(steps: u64, configs: &[Config]) -> Workload {
     let want = spin(1, steps) ^ spin(2, steps);
-    let size = format!("steps={steps}");
     let label = format!("2 tasks x {}M", steps / 1_000_000);
-    Workload::new(
-        "two-long-tasks",
-        size,
-        label,
-        configs,
-        move |c, pools, label| run_and_check(LongTasks(steps), c, pools, label, want),
-    )
+    let names = ("two-long-tasks", format!("steps={steps}"), label);
+    Workload::checked(names, configs, want, move || LongTasks(steps))
 }
 
 #[cfg(test)]

@@ -30,24 +30,20 @@ use spawn::Pattern;
 /// Sizes of the workloads, derived from `--quick` and `--reps`.
 #[derive(Clone, Debug)]
 pub struct Params {
-    /// Reduced sizes (`--quick`).
     pub quick: bool,
     /// Repetitions per cell (after one warm-up run).
     pub reps: usize,
-    /// fib(n).
     pub fib_n: u32,
-    /// Elements to quicksort.
+    /// Elements to quicksort, and the sequential cutoff (the same for every runtime).
     pub sort_len: usize,
-    /// Sequential cutoff of the quicksort (the same for every runtime).
     pub sort_cutoff: usize,
     pub queens: Vec<u32>,
     /// xorshift rounds of each of the two long tasks (BWoS §8 starvation case).
     pub long_steps: u64,
     /// Tree sizes as powers of two.
     pub tree_log2: Vec<u32>,
-    /// Tasks of the flat spawn workload.
+    /// Tasks of the flat and of the chained spawn workload.
     pub spawn_tasks: u64,
-    /// Tasks of the chained spawn workload.
     pub chain_tasks: u64,
     /// Length of one idle-CPU measurement.
     pub idle: Duration,

@@ -2,7 +2,7 @@
 //! set of candidates is split in two halves with `join` until one candidate is left,
 //! which is placed and the next row searched the same way (no sequential cutoff).
 
-use super::run::{run_and_check, Config, ForkJoin, ForkJoinTask, Workload};
+use super::run::{Config, ForkJoin, ForkJoinTask, Workload};
 use crate::BenchError;
 
 /// Known solution counts for `n = 0..=14` (OEIS A000170).
@@ -68,14 +68,10 @@ pub fn workload(n: u32, configs: &[Config]) -> Result<Workload, BenchError> {
             "n-queens supports n <= 14, got {n}"
         )));
     };
-    let (size, label) = (format!("n={n}"), format!("queens {n}"));
-    Ok(Workload::new(
-        "nqueens",
-        size,
-        label,
-        configs,
-        move |c, pools, label| run_and_check(QueensTask(n), c, pools, label, want),
-    ))
+    let names = ("nqueens", format!("n={n}"), format!("queens {n}"));
+    Ok(Workload::checked(names, configs, want, move || {
+        QueensTask(n)
+    }))
 }
 
 #[cfg(test)]

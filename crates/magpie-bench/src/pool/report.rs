@@ -97,17 +97,13 @@ struct IdleSummaryRow {
     spread_pct: String,
 }
 
-/// Everything measured in one run.
+/// Everything measured in one run: workloads (indexed by [`Cell::workload`]), timed
+/// cells, idle CPU samples (% of one core) per runtime over spans of `idle_span`.
 pub struct Measured<'a> {
-    /// Workloads, indexed by [`Cell::workload`].
     pub infos: &'a [Info],
-    /// Timed cells (seconds per repetition).
     pub cells: &'a [Cell],
-    /// Idle CPU samples (% of one core) per runtime.
     pub idle: &'a [(Runtime, Vec<f64>)],
-    /// Length of one idle span.
     pub idle_span: Duration,
-    /// Repetitions.
     pub reps: usize,
 }
 
@@ -119,7 +115,6 @@ fn speed_bar(base: &Summary, s: &Summary) -> Option<Bar> {
     Some(Bar { value, range })
 }
 
-/// The bar's value with two decimals, or empty.
 fn value(bar: Option<Bar>) -> String {
     f2(bar.map(|b| b.value))
 }
@@ -247,14 +242,8 @@ fn main_table(lk: &Lookup<'_>) -> (String, Vec<SummaryRow>) {
 }
 
 fn speedup_table(lk: &Lookup<'_>) -> String {
-    let header = [
-        "workload",
-        "runtime",
-        "1 thread ms",
-        "2 threads ms",
-        "speedup",
-    ];
-    let mut t = Table::new(&header, 2);
+    let header = "workload,runtime,1 thread ms,2 threads ms,speedup";
+    let mut t = Table::new(&header.split(',').collect::<Vec<_>>(), 2);
     for w in lk.scaled() {
         for rt in [Runtime::Magpie, Runtime::Rayon] {
             let (Some(a), Some(b)) = (lk.get(w, rt, 1), lk.get(w, rt, THREADS)) else {
@@ -336,49 +325,45 @@ impl Target {
     }
 }
 
-fn vs_rayon_chart(lk: &Lookup<'_>) -> BarChart {
-    let ws: Vec<usize> = (0..lk.m.infos.len()).collect();
+/// A bar chart over workloads `ws`: one series per runtime, bars from `bar(w, rt)`.
+fn workload_chart(
+    lk: &Lookup<'_>,
+    (title, y_label): (&str, String),
+    ws: &[usize],
+    runtimes: &[Runtime],
+    bar: impl Fn(usize, Runtime) -> Option<Bar>,
+) -> BarChart {
     BarChart {
-        title: format!(
-            "magpie, tokio, chili and sequential vs rayon, {THREADS} threads, median of {}",
-            lk.m.reps
-        ),
-        y_label: "rayon time / time (> 1 = faster; bars = min..max)".into(),
+        title: format!("{title}, median of {}", lk.m.reps),
+        y_label,
         x_label: "workload".into(),
         categories: ws.iter().map(|&w| lk.m.infos[w].label.clone()).collect(),
-        series: Runtime::CHARTED
-            .iter()
-            .map(|&rt| {
-                BarSeries::new(
-                    rt.name(),
-                    ws.iter().map(|&w| {
-                        let threads = if rt == Runtime::Seq { 1 } else { THREADS };
-                        speed_bar(
-                            &lk.get(w, Runtime::Rayon, THREADS)?,
-                            &lk.get(w, rt, threads)?,
-                        )
-                    }),
-                )
-            })
+        series: (runtimes.iter())
+            .map(|&rt| BarSeries::new(rt.name(), ws.iter().map(|&w| bar(w, rt))))
             .collect(),
     }
 }
 
+fn vs_rayon_chart(lk: &Lookup<'_>) -> BarChart {
+    let ws: Vec<usize> = (0..lk.m.infos.len()).collect();
+    let title = format!("magpie, tokio, chili and sequential vs rayon, {THREADS} threads");
+    let y_label = "rayon time / time (> 1 = faster; bars = min..max)".into();
+    workload_chart(lk, (&title, y_label), &ws, &Runtime::CHARTED, |w, rt| {
+        let threads = if rt == Runtime::Seq { 1 } else { THREADS };
+        speed_bar(
+            &lk.get(w, Runtime::Rayon, THREADS)?,
+            &lk.get(w, rt, threads)?,
+        )
+    })
+}
+
 fn speedup_chart(lk: &Lookup<'_>) -> BarChart {
-    let ws = lk.scaled();
-    BarChart {
-        title: format!(
-            "Speedup from 1 to {THREADS} threads, median of {}",
-            lk.m.reps
-        ),
-        y_label: format!("1-thread time / {THREADS}-thread time (bars = min..max)"),
-        x_label: "workload".into(),
-        categories: ws.iter().map(|&w| lk.m.infos[w].label.clone()).collect(),
-        series: [Runtime::Magpie, Runtime::Rayon]
-            .iter()
-            .map(|&rt| BarSeries::new(rt.name(), ws.iter().map(|&w| lk.speedup(w, rt))))
-            .collect(),
-    }
+    let title = format!("Speedup from 1 to {THREADS} threads");
+    let y_label = format!("1-thread time / {THREADS}-thread time (bars = min..max)");
+    let runtimes = [Runtime::Magpie, Runtime::Rayon];
+    workload_chart(lk, (&title, y_label), &lk.scaled(), &runtimes, |w, rt| {
+        lk.speedup(w, rt)
+    })
 }
 
 /// The idle table text, the rows of the per-run and summary CSVs, and the chart.

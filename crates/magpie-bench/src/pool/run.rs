@@ -14,14 +14,12 @@ use crate::BenchError;
 /// A runtime under test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Runtime {
-    /// `magpie::ThreadPool`.
     Magpie,
-    /// `rayon::ThreadPool`.
     Rayon,
     /// tokio multi-thread runtime (spawn and idle workloads only).
     Tokio,
-    /// `chili::ThreadPool` (join workloads only): the calling thread plus `threads - 1`
-    /// workers, heartbeat every 100 µs.
+    /// chili (join workloads only): the calling thread plus `threads - 1` workers,
+    /// heartbeat every 100 µs.
     Chili,
     /// No pool: `join` calls both closures in turn on the calling thread (the bound).
     Seq,
@@ -40,7 +38,6 @@ impl Runtime {
         Runtime::Seq,
     ];
 
-    /// Lower-case name.
     pub fn name(self) -> &'static str {
         match self {
             Runtime::Magpie => "magpie",
@@ -56,12 +53,10 @@ impl Runtime {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     pub runtime: Runtime,
-    /// Worker threads of its pool.
     pub threads: usize,
 }
 
 impl Config {
-    /// `runtime` with `threads` workers.
     pub const fn new(runtime: Runtime, threads: usize) -> Config {
         Config { runtime, threads }
     }
@@ -172,7 +167,6 @@ macro_rules! fork_join_runtime {
 fork_join_runtime!(Magpie, magpie);
 fork_join_runtime!(Rayon, rayon);
 
-/// Builds a magpie pool with `threads` workers.
 pub fn magpie_pool(threads: usize) -> Result<magpie::ThreadPool, BenchError> {
     magpie::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -180,7 +174,6 @@ pub fn magpie_pool(threads: usize) -> Result<magpie::ThreadPool, BenchError> {
         .map_err(cannot_build("magpie pool"))
 }
 
-/// Builds a rayon pool with `threads` workers.
 pub fn rayon_pool(threads: usize) -> Result<rayon::ThreadPool, BenchError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -192,15 +185,12 @@ fn cannot_build<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> BenchErro
     move |e| BenchError::Worker(format!("cannot build {what}: {e}"))
 }
 
-/// The pool (or tokio runtime) of one [`Config`].
+/// The pool (or tokio runtime) of one [`Config`]; chili: the calling thread plus
+/// `threads - 1` workers.
 pub enum RuntimePool {
-    /// A magpie pool.
     Magpie(magpie::ThreadPool),
-    /// A rayon pool.
     Rayon(rayon::ThreadPool),
-    /// A tokio multi-thread runtime.
     Tokio(tokio::runtime::Runtime),
-    /// A chili pool: the calling thread plus `threads - 1` workers.
     Chili(chili::ThreadPool),
 }
 
@@ -243,14 +233,14 @@ impl Pools {
                 continue;
             }
             let pool = RuntimePool::new(c)?;
-            let threads = match &pool {
+            let reported = match &pool {
                 RuntimePool::Magpie(p) => p.install(magpie::current_num_threads),
                 RuntimePool::Rayon(p) => p.install(rayon::current_num_threads),
                 RuntimePool::Tokio(_) | RuntimePool::Chili(_) => c.threads,
             };
-            if threads != c.threads {
+            if reported != c.threads {
                 return Err(BenchError::Worker(format!(
-                    "{} pool built with {} threads reports {threads}",
+                    "{} pool built with {} threads reports {reported}",
                     c.runtime.name(),
                     c.threads
                 )));
@@ -260,7 +250,6 @@ impl Pools {
         Ok(Pools(pools))
     }
 
-    /// The pool of `c`.
     pub fn get(&self, c: Config) -> Result<&RuntimePool, BenchError> {
         let found = self.0.iter().find(|(built, _)| *built == c);
         found.map(|(_, pool)| pool).ok_or_else(|| {
@@ -273,7 +262,6 @@ impl Pools {
     }
 }
 
-/// Error for a workload asked to run on a runtime it does not support.
 pub fn unsupported(workload: &str, rt: Runtime) -> BenchError {
     BenchError::Invalid(format!("{workload} does not run on {}", rt.name()))
 }
@@ -297,10 +285,8 @@ pub fn check<T: PartialEq + std::fmt::Display>(
 
 /// A fork-join body, written once against [`ForkJoin`] and run inside one of the pools.
 pub trait ForkJoinTask: Send {
-    /// The body's result.
     type Out: Send;
 
-    /// Runs the body with runtime `F`'s `join`/`scope`.
     fn run<F: ForkJoin>(self) -> Self::Out;
 
     /// Runs the body with chili's `join` on `s`; `None` if it has no chili version.
@@ -364,23 +350,19 @@ pub fn timed<R>(op: impl FnOnce() -> R) -> (R, f64) {
     (r, t0.elapsed().as_secs_f64())
 }
 
-/// One timed, verified run.
+/// One timed, verified run: seconds and the verified answer (fib value, sum, …).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
-    /// Wall time of the timed region, seconds.
     pub secs: f64,
-    /// The verified answer (fib value, solution count, sum, …), for the CSV.
     pub answer: u64,
 }
 
 /// What the report needs to know about a workload (which is dropped before idle runs).
 #[derive(Clone, Debug)]
 pub struct Info {
-    /// Family, e.g. `fib`.
+    /// Family (`fib`), size (`n=32`) and display name (`fib(32)`).
     pub family: &'static str,
-    /// Size, e.g. `n=32`.
     pub size: String,
-    /// Display name, e.g. `fib(32)`.
     pub label: String,
     /// Tasks per run, for workloads reported as a throughput (tasks/s).
     pub tasks: Option<u64>,
@@ -391,9 +373,7 @@ type RunFn = Box<dyn FnMut(Config, &Pools, &str) -> Result<Sample, BenchError>>;
 
 /// One workload at one size, e.g. fib(32) or N-queens 13, and the configs it runs on.
 pub struct Workload {
-    /// Its description.
     pub info: Info,
-    /// The configurations it is measured on.
     pub configs: Vec<Config>,
     run: RunFn,
 }
@@ -419,20 +399,28 @@ impl Workload {
         }
     }
 
-    /// One run on `c`.
+    /// [`Workload::new`] whose every run is `task()`, checked against `want`.
+    pub fn checked<T: ForkJoinTask<Out = u64>>(
+        (family, size, label): (&'static str, String, String),
+        configs: &[Config],
+        want: u64,
+        task: impl Fn() -> T + 'static,
+    ) -> Workload {
+        Workload::new(family, size, label, configs, move |c, pools, label| {
+            run_and_check(task(), c, pools, label, want)
+        })
+    }
+
     pub fn run(&mut self, c: Config, pools: &Pools) -> Result<Sample, BenchError> {
         (self.run)(c, pools, &self.info.label)
     }
 }
 
-/// Samples of one cell (workload × config).
+/// Seconds per repetition of one cell: workload (index) × config.
 #[derive(Clone, Debug)]
 pub struct Cell {
-    /// Index into the workload list.
     pub workload: usize,
-    /// Runtime and threads.
     pub config: Config,
-    /// Seconds per repetition.
     pub secs: Vec<f64>,
 }
 
@@ -514,10 +502,7 @@ mod tests {
 
     #[test]
     fn count_labels() {
-        let l: Vec<String> = [10_000_000, 1_000_000, 100_000, 1500, 7]
-            .into_iter()
-            .map(count_label)
-            .collect();
+        let l = [10_000_000, 1_000_000, 100_000, 1500, 7].map(count_label);
         assert_eq!(l, ["10M", "1M", "100k", "1500", "7"]);
     }
 

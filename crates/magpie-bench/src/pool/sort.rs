@@ -13,7 +13,6 @@ use super::run::{
 /// Slices of at most this many elements are sorted sequentially.
 pub const CUTOFF: usize = 10_000;
 
-/// Seed of the input.
 pub const SEED: u64 = 0x6d61_6770_6965;
 
 /// Sorts `v` ascending: partition, then the two sides in parallel with `F::join`.

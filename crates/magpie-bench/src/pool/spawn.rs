@@ -19,9 +19,8 @@ pub const STALL_LIMIT: Duration = Duration::from_secs(60);
 /// Which spawn pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pattern {
-    /// One task spawns all `N`.
+    /// One task spawns all `N`; each task spawns the next.
     Flat,
-    /// Each task spawns the next.
     Chain,
 }
 
@@ -36,7 +35,6 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// A tally with target 0.
     pub const fn new() -> Tally {
         Tally {
             sum: AtomicU64::new(0),
@@ -73,7 +71,6 @@ impl Tally {
         *done
     }
 
-    /// The current sum.
     pub fn sum(&self) -> u64 {
         self.sum.load(Ordering::Acquire)
     }

@@ -58,12 +58,13 @@ pub fn workload(log2: u32, configs: &[Config]) -> Result<Workload, BenchError> {
     let n = 1u64 << log2;
     let root = build(0, n).ok_or_else(|| BenchError::Invalid("empty tree".into()))?;
     let (size, label) = (format!("nodes=2^{log2}"), format!("tree 2^{log2}"));
+    let want = n * (n - 1) / 2;
     Ok(Workload::new(
         "tree-sum",
         size,
         label,
         configs,
-        move |c, pools, label| run_and_check(SumTask(&root), c, pools, label, n * (n - 1) / 2),
+        move |c, pools, label| run_and_check(SumTask(&root), c, pools, label, want),
     ))
 }
 

@@ -25,33 +25,27 @@ pub fn policy(name: &str) -> Result<Box<dyn VictimPolicy>, BenchError> {
     magpie::policy::by_name(name).map_err(|e| BenchError::Invalid(e.to_string()))
 }
 
-/// One configuration.
+/// One configuration: workers (= queues), queue, `k` in percent and victim policy
+/// ([`NO_POLICY`] at `k = 0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cell {
-    /// Workers (= queues).
     pub workers: usize,
-    /// Queue implementation.
     pub imp: Impl,
-    /// Balancing factor, percent.
     pub k_pct: u32,
-    /// Victim policy ([`NO_POLICY`] at `k = 0`).
     pub policy: &'static str,
 }
 
-/// What one repetition of a cell measured.
+/// What one repetition of a cell measured: ops = puts + gets + successful steals, items
+/// = puts, per second of wall time; stolen / put and successful / attempted steals in
+/// percent; the mean time of one steal attempt (0 without attempts); the smallest
+/// worker CPU share.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
-    /// (puts + gets + successful steals) / wall time.
     pub ops_per_sec: f64,
-    /// Items through the pool: puts / wall time.
     pub items_per_sec: f64,
-    /// Stolen / put, percent.
     pub stolen_pct: f64,
-    /// Successful steals / attempts, percent.
     pub success_pct: f64,
-    /// Mean time of one steal attempt (policy choice + steal), ns; 0 without attempts.
     pub ns_per_attempt: f64,
-    /// Smallest worker CPU share.
     pub min_cpu_share: Option<f64>,
 }
 

@@ -29,9 +29,7 @@ pub const WORKERS: [usize; 2] = [2, 8];
 /// Sizes of the experiment, derived from `--quick` and `--reps`.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
-    /// Queue capacity.
     pub cap: usize,
-    /// Repetitions per cell.
     pub reps: usize,
     /// Timed duration of one run (each worker finishes the round it is in).
     pub duration: Duration,

@@ -17,30 +17,23 @@ use crate::{BenchError, TargetCheck};
 /// The ratio magpie must reach against each peer.
 pub const TARGET: f64 = 5.0;
 
-/// The peers, in display order.
+/// Peers and families in display order.
 pub const PEERS: [Family; 2] = [Family::Crossbeam, Family::St3];
-
-/// Families in display order.
 pub const FAMILIES: [Family; 3] = [Family::Magpie, Family::Crossbeam, Family::St3];
 
-/// One measured cell: its samples and their throughput summary.
+/// One measured cell: a sample per repetition and the summary of their ops/s.
 #[derive(Clone, Debug)]
 pub struct Measured {
-    /// The configuration.
     pub cell: Cell,
-    /// One sample per repetition.
     pub samples: Vec<Sample>,
-    /// Summary of the samples' ops/s.
     pub ops: Summary,
 }
 
 impl Measured {
-    /// Median of a per-sample metric.
     pub fn median(&self, f: fn(&Sample) -> f64) -> Option<f64> {
         median(&self.samples.iter().map(f).collect::<Vec<_>>())
     }
 
-    /// Smallest worker CPU share over the samples.
     pub fn min_cpu(&self) -> Option<f64> {
         self.samples
             .iter()
@@ -72,7 +65,6 @@ impl Results {
         })
     }
 
-    /// Throughput summary of one cell (see [`get`](Self::get)).
     pub fn ops(&self, workers: usize, imp: Impl, k_pct: u32, policy: &str) -> Option<Summary> {
         self.get(workers, imp, k_pct, policy).map(|m| m.ops)
     }
@@ -119,7 +111,6 @@ impl Results {
     }
 }
 
-/// The implementation of `family` and `flavour`.
 pub fn imp(family: Family, flavour: Flavour) -> Impl {
     Impl { family, flavour }
 }
@@ -201,25 +192,13 @@ pub fn render(
     Ok(())
 }
 
+/// Columns of the table of one `N` and flavour.
+const TABLE_COLUMNS: &str = "policy,k %,magpie,crossbeam,st3,x cb,x st3,stolen % m/cb/st3,\
+    steal ok % m/cb/st3,ns/try m/cb/st3,spread % m/cb/st3,min cpu %";
+
 /// The table of one `N` and flavour: a row per `k` and policy.
 fn table(r: &Results, n: usize, flavour: Flavour, pols: &[&'static str]) -> String {
-    let mut t = Table::new(
-        &[
-            "policy",
-            "k %",
-            "magpie",
-            "crossbeam",
-            "st3",
-            "x cb",
-            "x st3",
-            "stolen % m/cb/st3",
-            "steal ok % m/cb/st3",
-            "ns/try m/cb/st3",
-            "spread % m/cb/st3",
-            "min cpu %",
-        ],
-        1,
-    );
+    let mut t = Table::new(&TABLE_COLUMNS.split(',').collect::<Vec<_>>(), 1);
     for k in K_PCT {
         for &pol in policies_at(k, pols) {
             let cells = FAMILIES.map(|f| r.get(n, imp(f, flavour), k, pol));
@@ -277,15 +256,15 @@ fn summary_rows(r: &Results, p: &Params) -> Vec<(CellColumns, SummaryRow)> {
                 let magpie = (c.imp.family == Family::Magpie).then_some(m.ops);
                 num(ratio(magpie, peer), 3, "")
             };
-            let ops = |v: f64| format!("{v:.0}");
+            let [median_ops_per_sec, min, max, q1, q3, spread_pct] = m.ops.csv_fields(0);
             let row = SummaryRow {
                 reps: m.ops.n,
-                median_ops_per_sec: ops(m.ops.median),
-                min: ops(m.ops.min),
-                max: ops(m.ops.max),
-                q1: ops(m.ops.q1),
-                q3: ops(m.ops.q3),
-                spread_pct: format!("{:.1}", m.ops.spread_pct()),
+                median_ops_per_sec,
+                min,
+                max,
+                q1,
+                q3,
+                spread_pct,
                 median_items_per_sec: num(m.median(|s| s.items_per_sec), 0, ""),
                 median_stolen_pct: num(m.median(|s| s.stolen_pct), 3, ""),
                 median_steal_success_pct: num(m.median(|s| s.success_pct), 3, ""),

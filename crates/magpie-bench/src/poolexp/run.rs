@@ -24,9 +24,8 @@ use crate::BenchError;
 /// The shape of one run.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
-    /// Workers (= queues) `N`, at least 2.
+    /// Workers (= queues) `N` ≥ 2, each with a queue of capacity `cap`.
     pub workers: usize,
-    /// Queue capacity `C`.
     pub cap: usize,
     /// Balancing factor `k` in percent: `k · C / 100` steal attempts per round.
     pub k_pct: u32,
@@ -34,7 +33,6 @@ pub struct Config {
     pub duration: Duration,
     /// Pin worker `i` to the `i`-th allowed CPU.
     pub pin: bool,
-    /// Seed of the workers' random number generators.
     pub seed: u64,
 }
 
@@ -45,40 +43,32 @@ impl Config {
     }
 }
 
-/// Counters of one worker over its timed rounds.
+/// Counters of one worker over its timed rounds. `stolen` counts single-item steals
+/// that succeeded; `attempts` (`k · C` per round) = stolen + `skipped` (the policy chose
+/// no victim) + `empty` + `retry` (lost a race); `steal_secs` is the part of `secs` (wall
+/// time) spent in steal phases; `cpu_share` = thread CPU time / wall time.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WorkerRun {
     pub rounds: u64,
     pub puts: u64,
     pub gets: u64,
-    /// Items stolen (single-item steals that succeeded).
     pub stolen: u64,
-    /// Steal attempts (`k · C` per round), including skipped ones.
     pub attempts: u64,
-    /// Attempts for which the policy chose no victim.
     pub skipped: u64,
-    /// Attempts that found the victim empty.
     pub empty: u64,
-    /// Attempts that lost a race.
     pub retry: u64,
-    /// Wall time of the timed rounds, seconds.
     pub secs: f64,
-    /// Part of it spent in steal phases, seconds.
     pub steal_secs: f64,
-    /// Whether the worker was pinned to its core.
     pub pinned: bool,
-    /// Thread CPU time / wall time over the timed rounds (`None` if unavailable).
     pub cpu_share: Option<f64>,
 }
 
-/// Result of one run: per-worker counters and the pool's wall time.
+/// Result of one run: per-worker counters, the wall time from the first worker's start
+/// to the last one's end, and the items the untimed drain took from the queues.
 #[derive(Clone, Debug, Default)]
 pub struct PoolRun {
-    /// One entry per worker.
     pub workers: Vec<WorkerRun>,
-    /// Wall time from the first worker's start to the last worker's end, seconds.
     pub secs: f64,
-    /// Items still in the queues after the run, taken by the untimed drain.
     pub drained: u64,
 }
 
@@ -86,27 +76,19 @@ impl PoolRun {
     /// The counters of all workers added up (`secs`, `pinned` and `cpu_share` unset).
     pub fn total(&self) -> WorkerRun {
         let mut t = WorkerRun::default();
-        for w in &self.workers {
-            t.rounds += w.rounds;
-            t.puts += w.puts;
-            t.gets += w.gets;
-            t.stolen += w.stolen;
-            t.attempts += w.attempts;
-            t.skipped += w.skipped;
-            t.empty += w.empty;
-            t.retry += w.retry;
-            t.steal_secs += w.steal_secs;
+        macro_rules! add {
+            ($($f:ident),*) => { self.workers.iter().for_each(|w| { $(t.$f += w.$f;)* }) };
         }
+        add!(rounds, puts, gets, stolen, attempts, skipped, empty, retry, steal_secs);
         t
     }
 }
 
-/// What a worker thread hands back.
+/// What a worker thread hands back: `put_total` counts every value it put (warm-up
+/// included), `bad` the invalid victims its policy chose.
 struct Finished<Q, S> {
     run: WorkerRun,
-    /// Every value it put (warm-up included), for the conservation check.
     put_total: u64,
-    /// Invalid victims chosen by the policy.
     bad: u64,
     start: Instant,
     end: Instant,

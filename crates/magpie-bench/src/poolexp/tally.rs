@@ -49,9 +49,7 @@ impl Tally {
     /// The tally of everything put: worker `w` put `puts[w]` values from [`base`]`(w)`.
     pub fn of_puts(puts: &[u64]) -> Tally {
         let mut t = Tally::default();
-        for (w, &n) in puts.iter().enumerate() {
-            t.merge(Tally::range(base(w), n));
-        }
+        (puts.iter().enumerate()).for_each(|(w, &n)| t.merge(Tally::range(base(w), n)));
         t
     }
 
@@ -99,9 +97,7 @@ impl Sink for Record {
 
     fn tally(&self) -> Tally {
         let mut t = Tally::default();
-        for &v in &self.0 {
-            t.add(v);
-        }
+        self.0.iter().for_each(|&v| t.add(v));
         t
     }
 }
