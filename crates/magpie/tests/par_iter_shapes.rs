@@ -1,6 +1,7 @@
 //! `interleave`, `interleave_shortest`, `chunks` on iterators, `par_rchunks_exact`,
-//! `try_fold`, `zip_eq` and `collect_into_vec` against sequential references: random
-//! inputs (proptest), the cuts between pieces, empty inputs, panics.
+//! `try_fold`, `zip_eq`, `collect_into_vec`, `flat_map` and `flatten` against
+//! sequential references: random inputs (proptest), the cuts between pieces, empty
+//! inputs, panics.
 
 use std::ops::ControlFlow;
 
@@ -123,6 +124,29 @@ proptest! {
     }
 
     #[test]
+    fn flat_map_and_flatten_match_std(
+        nested in prop::collection::vec(prop::collection::vec(any::<u16>(), 0..40), 0..300),
+        min in 1usize..20,
+    ) {
+        let p = pool();
+        let expected: Vec<u16> = nested.iter().flatten().copied().collect();
+        // Inner parallel iterators of several kinds: a slice, a range, a Vec by value.
+        let got: Vec<u16> = p.install(|| nested.par_iter().with_min_len(min).flat_map(|v| v.par_iter().copied()).collect());
+        prop_assert_eq!(&got, &expected);
+        let lens: Vec<usize> = p.install(|| nested.par_iter().flat_map(|v| 0..v.len()).collect());
+        prop_assert_eq!(lens, nested.iter().flat_map(|v| 0..v.len()).collect::<Vec<_>>());
+        let got: Vec<u16> = p.install(|| nested.clone().into_par_iter().with_min_len(min).flatten().collect());
+        prop_assert_eq!(&got, &expected);
+        // Inner adaptors keep their order and filtering.
+        let evens: Vec<u16> = p.install(|| {
+            nested.par_iter().flat_map(|v| v.par_iter().filter(|&&x| x % 2 == 0).map(|&x| x / 2)).collect()
+        });
+        prop_assert_eq!(evens, expected.iter().filter(|&&x| x % 2 == 0).map(|&x| x / 2).collect::<Vec<_>>());
+        let sum: u64 = p.install(|| nested.par_iter().flat_map(|v| v.par_iter().map(|&x| x as u64)).sum());
+        prop_assert_eq!(sum, expected.iter().map(|&x| x as u64).sum::<u64>());
+    }
+
+    #[test]
     fn zip_eq_and_collect_into_vec(v in prop::collection::vec(any::<i32>(), 0..2000)) {
         let p = pool();
         let w: Vec<i32> = v.iter().map(|x| x.wrapping_mul(3)).collect();
@@ -147,6 +171,12 @@ fn empty_inputs_and_bad_sizes() {
         assert_eq!(none.par_iter().chunks(3).count(), 0);
         assert_eq!(none.par_rchunks_exact(4).count(), 0);
         assert_eq!([1u8, 2, 3].par_rchunks_exact(4).remainder(), [1, 2, 3]);
+        let nothing: Vec<Vec<u8>> = vec![Vec::new(), Vec::new()];
+        assert_eq!(nothing.par_iter().flat_map(|v| v.par_iter()).count(), 0);
+        assert_eq!(
+            none.par_iter().flat_map(|&x| [x].into_par_iter()).count(),
+            0
+        );
         let folded: Vec<Option<u8>> = none
             .par_iter()
             .try_fold(|| 0u8, |a, &x| a.checked_add(x))

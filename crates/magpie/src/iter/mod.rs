@@ -104,10 +104,11 @@
 //!   source, so it is meaningful after `filter` too); there is no `with_max_len`.
 //! * `fold` returns one accumulator per piece as a parallel iterator (as rayon), and
 //!   how many pieces there are depends on stealing (as rayon).
-//! * There is no `flat_map`/`flatten` with a *parallel* inner iterator: use
-//!   `flat_map_iter`/`flatten_iter` (the inner iterator runs sequentially, which is
-//!   what rayon recommends for short inner iterators anyway), or a nested parallel
-//!   iterator inside `map` that is summed or collected.
+//! * `flat_map` and `flatten` take parallel iterables as rayon's do, but do not split
+//!   the inner iterators: each runs sequentially in the piece that holds its outer
+//!   item (as `flat_map_iter`/`flatten_iter`, which rayon recommends for short inner
+//!   iterators anyway). For few outer items with long inner ones, reduce a nested
+//!   parallel iterator inside `map` instead.
 //! * `rev` needs the pieces' sequential iterators to be double-ended (see [`Rev`]);
 //!   after `enumerate`, `zip` or `step_by` they must also know their length, which the
 //!   `u64`/`i64` ranges and `chain` do not (as in `std`): reverse before those.
@@ -186,7 +187,7 @@ pub use map::Map;
 pub use map_with::{MapInit, MapWith};
 pub use min_len::MinLen;
 pub use par_bridge::{IterBridge, ParallelBridge};
-pub use parallel_iterator::ParallelIterator;
+pub use parallel_iterator::{Inner, ParallelIterator};
 pub use range::RangeIter;
 pub use rchunks::{RChunks, RChunksExact, RChunksExactMut, RChunksMut};
 pub use rev::Rev;

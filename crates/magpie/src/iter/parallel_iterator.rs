@@ -18,6 +18,11 @@ use super::plumbing::Producer;
 use super::while_some::WhileSome;
 use super::{drive, find, min_max, unzip, IntoParallelIterator};
 
+/// The sequential iterator over all items of the parallel iterable `PI`: what
+/// [`ParallelIterator::flat_map`] runs for each outer item.
+pub type Inner<PI> =
+    <<<PI as IntoParallelIterator>::Iter as ParallelIterator>::Producer as Producer>::IntoIter;
+
 /// A parallel iterator: a source of items, divided between the pool's workers.
 pub trait ParallelIterator: Sized + Send {
     /// The items.
@@ -101,6 +106,38 @@ pub trait ParallelIterator: Sized + Send {
         <Self::Item as IntoIterator>::Item: Send,
     {
         self.flat_map_iter(|x| x)
+    }
+
+    /// Replaces every item by the items of the parallel iterator `f` returns for it, in
+    /// order. Unlike rayon, the inner iterator is not split: it runs sequentially in the
+    /// piece that holds its outer item, so the parallelism comes from the outer items
+    /// (as with [`flat_map_iter`](Self::flat_map_iter)). With few outer items and long
+    /// inner ones, reduce a nested parallel iterator inside `map` instead.
+    ///
+    /// ```
+    /// use magpie::prelude::*;
+    /// let rows = vec![vec![1, 2], vec![], vec![3]];
+    /// let all: Vec<i32> = rows.par_iter().flat_map(|row| row.par_iter().copied()).collect();
+    /// assert_eq!(all, [1, 2, 3]);
+    /// ```
+    fn flat_map<F, PI>(
+        self,
+        f: F,
+    ) -> FlatMapIter<Self, impl Fn(Self::Item) -> Inner<PI> + Sync + Send>
+    where
+        F: Fn(Self::Item) -> PI + Sync + Send,
+        PI: IntoParallelIterator,
+    {
+        self.flat_map_iter(move |item| f(item).into_par_iter().into_producer().into_iter())
+    }
+
+    /// Replaces every item, itself a parallel iterable (such as a `Vec`), by its items,
+    /// in order; each inner iterator runs sequentially (see [`flat_map`](Self::flat_map)).
+    fn flatten(self) -> FlatMapIter<Self, impl Fn(Self::Item) -> Inner<Self::Item> + Sync + Send>
+    where
+        Self::Item: IntoParallelIterator,
+    {
+        self.flat_map(|item| item)
     }
 
     /// `map` with a mutable state: `init` is cloned for every piece, and `f` gets the
