@@ -1,5 +1,5 @@
 //! `interleave`, `interleave_shortest`, `chunks` on iterators, `par_rchunks_exact`,
-//! `try_fold`, `zip_eq`, `collect_into_vec`, `flat_map` and `flatten` against
+//! `try_fold`, `positions`, `zip_eq`, `collect_into_vec`, `flat_map` and `flatten` against
 //! sequential references: random inputs (proptest), the cuts between pieces, empty
 //! inputs, panics.
 
@@ -147,8 +147,10 @@ proptest! {
     }
 
     #[test]
-    fn zip_eq_and_collect_into_vec(v in prop::collection::vec(any::<i32>(), 0..2000)) {
+    fn positions_zip_eq_and_collect_into_vec(v in prop::collection::vec(any::<i32>(), 0..2000)) {
         let p = pool();
+        let odd: Vec<usize> = p.install(|| v.par_iter().positions(|&x| x % 2 != 0).collect());
+        prop_assert_eq!(odd, v.iter().enumerate().filter(|(_, &x)| x % 2 != 0).map(|(i, _)| i).collect::<Vec<_>>());
         let w: Vec<i32> = v.iter().map(|x| x.wrapping_mul(3)).collect();
         let pairs: Vec<(i32, i32)> = p.install(|| v.par_iter().copied().zip_eq(w.par_iter().copied()).collect());
         prop_assert_eq!(pairs, v.iter().copied().zip(w.iter().copied()).collect::<Vec<_>>());

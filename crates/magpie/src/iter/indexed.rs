@@ -113,6 +113,15 @@ pub trait IndexedParallelIterator: ParallelIterator {
         StepBy::new(self, step)
     }
 
+    /// The indices of the items for which `predicate` holds, in order.
+    fn positions<P>(self, predicate: P) -> impl ParallelIterator<Item = usize>
+    where
+        P: Fn(Self::Item) -> bool + Sync + Send,
+    {
+        self.enumerate()
+            .filter_map(move |(i, item)| predicate(item).then_some(i))
+    }
+
     /// The index of some item for which `predicate` holds, not necessarily the first;
     /// the other workers stop looking soon after one is found.
     fn position_any<P>(self, predicate: P) -> Option<usize>

@@ -123,7 +123,7 @@
 //! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
 //! * `chunks` on an indexed iterator yields [`VecChunks`] (rayon: `iter::Chunks`; the
 //!   name `Chunks` is `par_chunks`' here).
-//! * Not provided: `positions`, `try_reduce_with`, `take_any`/`skip_any`,
+//! * Not provided: `try_reduce_with`, `take_any`/`skip_any`,
 //!   `panic_fuse`, and the other string sources (`par_split_terminator`,
 //!   `par_split_inclusive`, `par_matches`, `par_encode_utf16`, ...).
 //!
