@@ -1,5 +1,5 @@
 //! Named sample trees of the UTS 2.1 distribution (`sample_trees.sh`), each about
-//! four million nodes except `default`. Their sizes are checked in `tests/uts.rs`.
+//! four million nodes except `default`. Their sizes are checked in `tests/integration/uts.rs`.
 
 use super::params::{GeoShape, TreeType, UtsParams};
 

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use magpie::prelude::*;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::{iter_pool as pool, Counted};
 
 proptest! {

@@ -1,7 +1,7 @@
 //! TSP: the TSPLIB instances' known optima under every coordination, small random
 //! instances against brute force, and the TSPLIB reader's cases and errors.
 
-mod common;
+use crate::common;
 
 use std::time::Instant;
 

@@ -9,7 +9,7 @@ use magpie_search::{
     decide, enumerate, optimise, Bounded, NodesPerDepth, Objective, SearchConfig, SearchSpace,
 };
 
-mod common;
+use crate::common;
 
 /// The depth of the deep trees.
 const DEPTH: u32 = if cfg!(debug_assertions) {

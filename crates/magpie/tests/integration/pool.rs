@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use magpie::{QueueFlavour, StealAmount, ThreadPool, ThreadPoolBuilder};
 
-mod common;
+use crate::common;
 use common::fib;
 
 fn pool(n: usize) -> ThreadPool {

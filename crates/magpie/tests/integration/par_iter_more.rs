@@ -13,7 +13,7 @@ use std::sync::mpsc;
 use magpie::prelude::*;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::{iter_pool as pool, Counted};
 
 proptest! {

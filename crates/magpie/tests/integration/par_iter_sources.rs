@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use magpie::prelude::*;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::iter_pool as pool;
 
 /// Random text from a few characters: separators, line endings, whitespace and

@@ -1,7 +1,7 @@
 //! 0/1 knapsack: known optima of the shared instances under every coordination,
 //! random instances against exact oracles, and the readers' error cases.
 
-mod common;
+use crate::common;
 
 use magpie_search::optimise;
 

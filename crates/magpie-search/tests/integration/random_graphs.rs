@@ -3,7 +3,7 @@
 use magpie_search::apps::clique::{clique_of_size, maximum_clique, Graph, MaxClique};
 use magpie_search::{enumerate, NodesPerDepth, SearchConfig};
 
-mod common;
+use crate::common;
 
 use common::SplitMix;
 

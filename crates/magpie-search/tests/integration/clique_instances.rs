@@ -18,7 +18,7 @@ macro_rules! instance {
     };
 }
 
-mod common;
+use crate::common;
 use common::pool;
 
 fn load(path: &str) -> Graph {

@@ -1,7 +1,7 @@
 //! Numerical semigroups by genus: OEIS A007323 under every coordination, and the
 //! skeleton against the hand-written reference.
 
-mod common;
+use crate::common;
 
 use magpie_search::apps::semigroups::{
     count_by_genus, reference, SemigroupError, Semigroups, MAX_GENUS,

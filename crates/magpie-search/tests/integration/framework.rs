@@ -43,7 +43,7 @@ impl Bounded for BitStrings {
     }
 }
 
-mod common;
+use crate::common;
 
 /// Every coordination in `pool`, plus a depth-bounded run in the global pool.
 fn configs(pool: &magpie::ThreadPool) -> Vec<SearchConfig<'_>> {

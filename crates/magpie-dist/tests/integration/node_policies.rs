@@ -1,7 +1,7 @@
 //! Every node policy gives the exact answers on 1–4 in-process ranks, and the
 //! performance-driven policy aims at the rank that holds the work.
 
-mod common;
+use crate::common;
 
 use std::thread;
 use std::time::{Duration, Instant};

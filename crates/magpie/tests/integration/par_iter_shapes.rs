@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use magpie::prelude::*;
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::iter_pool as pool;
 
 /// `a0, b0, a1, b1, ..` then the rest of the longer one.

@@ -1,7 +1,7 @@
 //! UTS: the published sizes of the sample trees under every coordination, the
 //! skeleton against the hand-written reference, and the parameter parser.
 
-mod common;
+use crate::common;
 
 use magpie_search::apps::uts::{
     reference, uts_count, GeoShape, TreeSummary, TreeType, Uts, UtsNode, UtsParams, UtsParamsError,

@@ -4,7 +4,7 @@
 use magpie::ThreadPoolBuilder;
 use magpie_search::apps::{clique, knapsack, semigroups, uts};
 
-mod common;
+use crate::common;
 
 #[test]
 fn every_victim_policy_gives_the_same_answers() {

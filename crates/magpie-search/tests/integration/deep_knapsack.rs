@@ -13,7 +13,7 @@
 //! Sized for release builds (`cargo test --release`); unoptimised builds use a tenth
 //! of the items.
 
-mod common;
+use crate::common;
 
 use common::SplitMix;
 use magpie_search::apps::knapsack::{knapsack, KnapsackInstance, KnapsackSpace, Solution};

@@ -3,7 +3,7 @@
 //! single-process answers. The same protocol runs over MPI in
 //! `crates/magpie-cli/tests/mpi.rs`.
 
-mod common;
+use crate::common;
 
 use std::thread;
 

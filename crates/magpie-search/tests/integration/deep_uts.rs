@@ -13,7 +13,7 @@
 //! * a binomial tree that is a path (each node has one child with probability
 //!   0.99999): 105,911 levels.
 
-mod common;
+use crate::common;
 
 use magpie_search::apps::uts::{reference, uts_count, UtsParams};
 use magpie_search::SearchConfig;
