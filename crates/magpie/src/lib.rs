@@ -58,6 +58,7 @@ mod registry;
 mod rng;
 mod scope;
 mod sleep;
+mod slot_order;
 mod spawn;
 mod stats;
 mod sync;
