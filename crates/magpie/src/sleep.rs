@@ -105,7 +105,7 @@ impl Sleep {
     }
 
     /// (searchers, sleepers), for tests.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn counts(&self) -> (usize, usize) {
         let s = self.state.0.load(Relaxed);
         (s / SEARCHER, s % SEARCHER)
