@@ -45,8 +45,8 @@ enum BenchCommand {
     /// fib(32) with a join per call (1 and 2 threads; rayon, chili and sequential fib),
     /// quicksort of 10 M u32 (cutoff 10 k; rayon, chili), N-queens 12 and 13 (1 and 2
     /// threads), binary tree sum of 2^20 and 2^24 nodes, 1 M tiny tasks through
-    /// scope/spawn (tokio: spawn), a chain of 1 M tasks each spawning the next, and the CPU
-    /// an idle pool uses over 1 s. 11 repetitions unless --reps says otherwise; --quick
+    /// scope/spawn (1 and 2 threads; tokio: spawn), a chain of 1 M tasks each spawning
+    /// the next, and the CPU an idle pool uses over 1 s. 11 repetitions unless --reps says otherwise; --quick
     /// reduces the sizes (< 60 s).
     Pool(PoolArgs),
     /// BWoS §6.2.3 pool experiment: N queues, put/get then k*C steals per round, every policy

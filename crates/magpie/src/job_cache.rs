@@ -16,26 +16,24 @@
 //! miss per eight slots, and allocating is a pop from its private stack. Writing the
 //! job into a cold slot is a store, which the CPU overlaps with the next spawns; the
 //! stack is refilled in address order, so those stores stream.
+//!
+//! Slots are carved from the cache's [`Slab`] and never freed one by one; a worker
+//! about to park calls [`JobCache::trim`], which gives back all but a reserve of
+//! regions when every slot is free.
 
-use std::alloc::{self, Layout};
 use std::cell::{Cell, UnsafeCell};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
+use crate::slab::Slab;
 use crate::slot_order;
 
 /// Size and alignment of a slot: covers a job header plus a closure of a few words.
 pub(crate) const SLOT_SIZE: usize = 64;
 pub(crate) const SLOT_ALIGN: usize = 16;
-/// Most free slots a worker keeps privately (4 MiB); beyond that frees go to the
-/// allocator. A spawner runs far ahead of the workers that run its jobs (1 M tiny
-/// spawns from one scope): slots coming back in bulk must be reused, not freed and
-/// allocated again (at 4096, `malloc`/`free` were back to ~40 % of such a run).
-const MAX_PRIVATE: usize = 1 << 16;
-
-fn slot_layout() -> Layout {
-    Layout::from_size_align(SLOT_SIZE, SLOT_ALIGN).expect("valid slot layout")
-}
+/// Slab regions a cache keeps through [`JobCache::trim`] (4 MiB): enough that a pool
+/// running steady work does not return memory at every park and carve it again.
+const KEEP_REGIONS: usize = 64;
 
 /// Slots a chunk lists besides its own.
 const CHUNK_SLOTS: usize = 7;
@@ -57,10 +55,12 @@ pub(crate) struct JobCache {
     remote: AtomicPtr<Chunk>,
     /// Owner-only working space for sorting `private` by address.
     scratch: UnsafeCell<Vec<*mut u8>>,
+    /// Owner-only: the regions every slot of this cache lies in.
+    slab: UnsafeCell<Slab>,
 }
 
-// SAFETY: `private` and `scratch` are touched only by the owning worker thread (and by
-// `Drop`, when no worker runs); `remote` is atomic.
+// SAFETY: `private`, `scratch` and `slab` are touched only by the owning worker thread
+// (and by `Drop`, when no worker runs); `remote` is atomic.
 unsafe impl Sync for JobCache {}
 // SAFETY: as above; the slots are plain memory.
 unsafe impl Send for JobCache {}
@@ -71,6 +71,7 @@ impl JobCache {
             private: UnsafeCell::new(Vec::new()),
             remote: AtomicPtr::new(ptr::null_mut()),
             scratch: UnsafeCell::new(Vec::new()),
+            slab: UnsafeCell::new(Slab::new()),
         }
     }
 
@@ -90,28 +91,14 @@ impl JobCache {
         unsafe { self.alloc_cold(private) }
     }
 
-    /// The private stack is empty: take what other threads returned, else ask the
-    /// allocator.
+    /// The private stack is empty: take what other threads returned, else carve a
+    /// fresh slot.
     ///
     /// # Safety
     /// As [`alloc`](Self::alloc); `private` is this cache's private stack.
     #[cold]
     unsafe fn alloc_cold(&self, private: &mut Vec<*mut u8>) -> *mut u8 {
-        // Acquire pairs with the Release push in `free_remote_chunks`: the chunks'
-        // contents are visible.
-        let mut chunk = self.remote.swap(ptr::null_mut(), Acquire);
-        while !chunk.is_null() {
-            // SAFETY: the taken stack is ours now; every chunk is a free slot listing
-            // free slots (or null).
-            let (next, listed) = unsafe { ((*chunk).next, (*chunk).slots) };
-            for slot in listed.into_iter().filter(|s| !s.is_null()) {
-                // SAFETY: a free slot of ours.
-                unsafe { Self::keep(private, slot) };
-            }
-            // SAFETY: the chunk is read; it is a free slot of ours too.
-            unsafe { Self::keep(private, chunk.cast()) };
-            chunk = next;
-        }
+        self.take_remote(private);
         // Hand them out in address order. They come back in the order thieves ran
         // them; reused in that order, a spawner far ahead of its thieves (1 M spawns,
         // most of them spilled to the injector) wrote scattered cache lines that the
@@ -122,27 +109,57 @@ impl JobCache {
         if let Some(slot) = private.pop() {
             return slot;
         }
-        // SAFETY: the layout has a non-zero size.
-        let p = unsafe { alloc::alloc(slot_layout()) };
-        if p.is_null() {
-            alloc::handle_alloc_error(slot_layout());
-        }
-        p
+        // SAFETY: owner-only like `private`, a distinct field.
+        unsafe { (*self.slab.get()).carve() }
     }
 
-    /// Puts a free slot on `private`, or frees it if that holds [`MAX_PRIVATE`] already
-    /// (a burst of stolen spawns must not pin its memory until the pool drops).
+    /// Moves every slot other threads returned onto `private`.
+    fn take_remote(&self, private: &mut Vec<*mut u8>) {
+        // Acquire pairs with the Release push in `free_remote_chunks`: the chunks'
+        // contents are visible.
+        let mut chunk = self.remote.swap(ptr::null_mut(), Acquire);
+        while !chunk.is_null() {
+            // SAFETY: the taken stack is ours now; every chunk is a free slot listing
+            // free slots (or null).
+            let (next, listed) = unsafe { ((*chunk).next, (*chunk).slots) };
+            private.extend(listed.into_iter().filter(|s| !s.is_null()));
+            // The chunk is read; it is a free slot of ours too.
+            private.push(chunk.cast());
+            chunk = next;
+        }
+    }
+
+    /// When every slot of this cache is free, gives back to the allocator the slab
+    /// regions beyond [`KEEP_REGIONS`], so that a burst of spawns does not pin its
+    /// memory while the pool idles. Cheap when there is nothing to give back.
     ///
     /// # Safety
-    /// `slot` is a free slot of this cache that nothing else uses.
-    #[inline]
-    unsafe fn keep(private: &mut Vec<*mut u8>, slot: *mut u8) {
-        if private.len() < MAX_PRIVATE {
-            private.push(slot);
-        } else {
-            // SAFETY: allocated with this layout (by `alloc`), unused.
-            unsafe { alloc::dealloc(slot, slot_layout()) };
+    /// Called only by the owning worker thread.
+    pub(crate) unsafe fn trim(&self) {
+        // SAFETY: owner-only (caller's contract); distinct fields, no other reference.
+        let (private, scratch, slab) = unsafe {
+            (
+                &mut *self.private.get(),
+                &mut *self.scratch.get(),
+                &mut *self.slab.get(),
+            )
+        };
+        if slab.regions() <= KEEP_REGIONS {
+            return;
         }
+        self.take_remote(private);
+        // Each slot is freed once, so as many free slots as were carved means none is
+        // in use: a queued job, or one held in another worker's outbox, keeps it all.
+        if private.len() != slab.carved() {
+            return;
+        }
+        private.clear();
+        // SAFETY: no slot is in use, and none is listed any more.
+        unsafe { slab.reset(KEEP_REGIONS) };
+        let held = KEEP_REGIONS * crate::slab::SLOTS_PER_REGION;
+        private.shrink_to(held);
+        scratch.clear();
+        scratch.shrink_to(held);
     }
 
     /// Returns a slot from the owning worker thread.
@@ -153,7 +170,7 @@ impl JobCache {
     #[inline]
     pub(crate) unsafe fn free_private(&self, slot: *mut u8) {
         // SAFETY: owner-only (caller's contract); the slot is free.
-        unsafe { Self::keep(&mut *self.private.get(), slot) }
+        unsafe { (*self.private.get()).push(slot) }
     }
 
     /// Returns a slot from any other thread.
@@ -282,32 +299,18 @@ impl Outbox {
     }
 }
 
-impl Drop for JobCache {
-    fn drop(&mut self) {
-        for slot in self.private.get_mut().drain(..) {
-            // SAFETY: exclusive access at drop; a free slot allocated with
-            // `slot_layout`.
-            unsafe { alloc::dealloc(slot, slot_layout()) };
-        }
-        let mut chunk = *self.remote.get_mut();
-        while !chunk.is_null() {
-            // SAFETY: exclusive access at drop; every chunk and every slot it lists is
-            // free and was allocated with `slot_layout`.
-            unsafe {
-                let (next, listed) = ((*chunk).next, (*chunk).slots);
-                for slot in listed.into_iter().filter(|s| !s.is_null()) {
-                    alloc::dealloc(slot, slot_layout());
-                }
-                alloc::dealloc(chunk.cast(), slot_layout());
-                chunk = next;
-            }
-        }
+#[cfg(test)]
+impl JobCache {
+    fn regions(&self) -> usize {
+        // SAFETY: test-only; the test thread owns the cache.
+        unsafe { (*self.slab.get()).regions() }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{JobCache, Outbox};
+    use super::{JobCache, Outbox, KEEP_REGIONS};
+    use crate::slab::SLOTS_PER_REGION;
 
     #[test]
     fn slots_are_recycled_privately_and_remotely() {
@@ -362,5 +365,45 @@ mod tests {
             outbox.flush();
         }
         drop(cache); // frees the private stack and the remote chunks
+    }
+
+    #[test]
+    fn trim_gives_back_regions_beyond_the_reserve_once_every_slot_is_free() {
+        let cache = JobCache::new();
+        let outbox = Outbox::new();
+        let n = (KEEP_REGIONS + 3) * SLOTS_PER_REGION;
+        // SAFETY: this thread plays the owner and, through the outbox, the other thread.
+        unsafe {
+            let slots: Vec<*mut u8> = (0..n).map(|_| cache.alloc()).collect();
+            assert_eq!(cache.regions(), KEEP_REGIONS + 3);
+            let (last, rest) = slots.split_last().unwrap();
+            for (i, &slot) in rest.iter().enumerate() {
+                if i % 3 == 0 {
+                    outbox.free(&cache, slot);
+                } else {
+                    cache.free_private(slot);
+                }
+            }
+            outbox.flush();
+            cache.trim();
+            assert_eq!(
+                cache.regions(),
+                KEEP_REGIONS + 3,
+                "one slot is still in use"
+            );
+            outbox.free(&cache, *last);
+            outbox.flush();
+            cache.trim();
+            assert_eq!(cache.regions(), KEEP_REGIONS);
+            let again: Vec<*mut u8> = (0..n).map(|_| cache.alloc()).collect();
+            let mut distinct = again.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), n, "every slot handed out once");
+            assert_eq!(cache.regions(), KEEP_REGIONS + 3);
+            for slot in again {
+                cache.free_private(slot);
+            }
+        }
     }
 }

@@ -57,6 +57,7 @@ mod queue;
 mod registry;
 mod rng;
 mod scope;
+mod slab;
 mod sleep;
 mod slot_order;
 mod spawn;

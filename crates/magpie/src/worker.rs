@@ -412,6 +412,8 @@ impl WorkerThread {
                 continue; // set meanwhile
             }
             bump(&self.counters().parks, 1);
+            // SAFETY: this worker owns its cache.
+            unsafe { self.job_cache().trim() };
             sleep.sleep(self.index, || latch.probe() || self.work_visible());
             latch.wake_up();
         }

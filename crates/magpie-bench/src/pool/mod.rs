@@ -23,7 +23,7 @@ use crate::{affinity, BenchError, Outcome, RunOptions};
 use report::{Info, Measured};
 use run::{
     Config, Pools, Runtime, Workload, FORK_JOIN, FORK_JOIN_SPEEDUP, JOIN_PEERS, JOIN_PEERS_SPEEDUP,
-    SPAWN,
+    SPAWN, SPAWN_SPEEDUP,
 };
 use spawn::Pattern;
 
@@ -105,7 +105,11 @@ impl Params {
             eprintln!("pool: building a tree of 2^{k} nodes (untimed)");
             w.push(tree::workload(k, &FORK_JOIN)?);
         }
-        w.push(spawn::workload(Pattern::Flat, self.spawn_tasks, &SPAWN)?);
+        w.push(spawn::workload(
+            Pattern::Flat,
+            self.spawn_tasks,
+            &SPAWN_SPEEDUP,
+        )?);
         w.push(spawn::workload(Pattern::Chain, self.chain_tasks, &SPAWN)?);
         if let Some(only) = &self.only {
             w.retain(|wl| only.iter().any(|f| f == wl.info.family));
@@ -263,10 +267,10 @@ mod tests {
         }
         let runs = std::fs::read_to_string(dir.join("pool_runs.csv")).unwrap();
         // fib on 6 configs, 2 queens and the two long tasks on 4, sort on 3, 2 trees on
-        // 2, 2 spawn patterns on 3.
+        // 2, flat spawns on 5, chained on 3.
         assert_eq!(
             runs.lines().count(),
-            1 + p.reps * (6 + 3 * 4 + 3 + 2 * 2 + 2 * 3)
+            1 + p.reps * (6 + 3 * 4 + 3 + 2 * 2 + 5 + 3)
         );
         let report = std::fs::read_to_string(dir.join("report.txt")).unwrap();
         assert!(report.contains("QUICK MODE") && report.contains("idle CPU"));

@@ -92,7 +92,13 @@ pub const JOIN_PEERS_SPEEDUP: [Config; 6] = [
 ];
 
 /// magpie, rayon and tokio at [`THREADS`].
-pub const SPAWN: [Config; 3] = [MAGPIE, RAYON, Config::new(Runtime::Tokio, THREADS)];
+pub const SPAWN: [Config; 3] = [MAGPIE, RAYON, TOKIO];
+
+/// magpie and rayon at 1 and [`THREADS`] threads, tokio at [`THREADS`] (flat spawns:
+/// on one thread nothing is stolen, and every job slot comes back to its spawner).
+pub const SPAWN_SPEEDUP: [Config; 5] = [MAGPIE_1, MAGPIE, RAYON_1, RAYON, TOKIO];
+
+const TOKIO: Config = Config::new(Runtime::Tokio, THREADS);
 
 /// `join` and `scope` of one fork-join runtime (inside a pool's `install`: of that pool),
 /// so a workload written once is monomorphised per runtime.
