@@ -64,24 +64,10 @@ impl Slab {
 
     /// A never-used slot of [`SLOT_SIZE`] bytes aligned to [`SLOT_ALIGN`], valid until
     /// the slab drops or is [`reset`](Self::reset).
+    #[inline]
     pub(crate) fn carve(&mut self) -> *mut u8 {
         if self.fresh == self.fresh_end {
-            let region = match self.regions.get(self.carving) {
-                Some(&region) => region,
-                None => {
-                    // SAFETY: the layout has a non-zero size.
-                    let region = unsafe { alloc::alloc(region_layout()) };
-                    if region.is_null() {
-                        alloc::handle_alloc_error(region_layout());
-                    }
-                    self.regions.push(region);
-                    region
-                }
-            };
-            self.carving += 1;
-            self.fresh = region;
-            // SAFETY: one past the end of the region's allocation.
-            self.fresh_end = unsafe { region.add(REGION_SIZE) };
+            self.next_region();
         }
         let slot = self.fresh;
         // SAFETY: `slot` is a whole slot inside the region (regions hold a whole number
@@ -89,6 +75,28 @@ impl Slab {
         self.fresh = unsafe { slot.add(SLOT_SIZE) };
         self.carved += 1;
         slot
+    }
+
+    /// Moves carving to the next kept region, or to a new one.
+    #[cold]
+    #[inline(never)]
+    fn next_region(&mut self) {
+        let region = match self.regions.get(self.carving) {
+            Some(&region) => region,
+            None => {
+                // SAFETY: the layout has a non-zero size.
+                let region = unsafe { alloc::alloc(region_layout()) };
+                if region.is_null() {
+                    alloc::handle_alloc_error(region_layout());
+                }
+                self.regions.push(region);
+                region
+            }
+        };
+        self.carving += 1;
+        self.fresh = region;
+        // SAFETY: one past the end of the region's allocation.
+        self.fresh_end = unsafe { region.add(REGION_SIZE) };
     }
 
     /// Forgets every slot handed out, gives back to the allocator all regions but the
