@@ -28,7 +28,10 @@
 //!   oldest block's jobs, so a lone pending `join` half moves alone and a block filled
 //!   by a loop of spawns moves half a block at a time ([`StealAmount`]).
 //! * Spawned jobs live in recycled per-worker slots, not one `Box` each: slots freed by
-//!   a thief go back to their worker eight at a time (`src/job_cache.rs`).
+//!   a thief go back to their worker eight at a time (`src/job_cache.rs`). Slots are
+//!   carved from 64 KiB regions; a burst of spawns holds its regions until the worker
+//!   parks with every slot of its cache free, which gives back all but 4 MiB
+//!   (`src/slab.rs`).
 //! * Work from outside the pool, and the oldest block of a full worker queue, go to the
 //!   two-lock injector ([`magpie_queue::twolock`]); nothing is lost when a queue fills.
 //! * BWoS thieves cannot take from the owner's private block, which starves them when
