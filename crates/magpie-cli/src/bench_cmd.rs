@@ -46,8 +46,8 @@ enum BenchCommand {
     /// quicksort of 10 M u32 (cutoff 10 k; rayon, chili), N-queens 12 and 13 (1 and 2
     /// threads), binary tree sum of 2^20 and 2^24 nodes, 1 M tiny tasks through
     /// scope/spawn (1 and 2 threads; tokio: spawn), a chain of 1 M tasks each spawning
-    /// the next, and the CPU an idle pool uses over 1 s. 11 repetitions unless --reps says otherwise; --quick
-    /// reduces the sizes (< 60 s).
+    /// the next, and the CPU an idle pool uses over 1 s. 11 repetitions unless --reps says
+    /// otherwise; --quick reduces the sizes (< 60 s).
     Pool(PoolArgs),
     /// BWoS §6.2.3 pool experiment: N queues, put/get then k*C steals per round, every policy
     ///
@@ -112,7 +112,8 @@ enum BenchCommand {
     /// spawn many (from a task, from outside), yield many, ping-pong, chained spawn; 2
     /// workers each, runtimes interleaved. Target: magpie >= 1x tokio on each.
     Async(AsyncBenchArgs),
-    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, clique, iter, async, http), each into OUT/<name>/
+    /// Run every registered benchmark (queue, twolock, poolexp, pool, search, clique, iter,
+    /// async, http), each into OUT/<name>/
     All(AllArgs),
 }
 

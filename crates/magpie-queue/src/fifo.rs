@@ -96,7 +96,7 @@ pub struct Worker<T> {
     /// front block stays; 0 after a move). Pop compares with this copy and follows
     /// `front_end` only on reaching it: one load fewer per pop (FIFO owner loop 2–5 %
     /// faster).
-    front_limit: Cell<u32>,
+    cached_limit: Cell<u32>,
 }
 
 /// A thief's handle of a FIFO BWoS queue: `Clone + Send + Sync`.
@@ -133,7 +133,7 @@ impl<T> Worker<T> {
             get_slots: Cell::new(get.slots()),
             front: Cell::new(entries),
             front_end: Cell::new(NonNull::from(shared.full_mark())),
-            front_limit: Cell::new(entries),
+            cached_limit: Cell::new(entries),
             shared,
         }
     }
@@ -191,7 +191,7 @@ impl<T> Worker<T> {
     #[inline(always)]
     fn reload_front_limit(&self) -> u32 {
         let limit = self.front_limit();
-        self.front_limit.set(limit);
+        self.cached_limit.set(limit);
         limit
     }
 
@@ -210,7 +210,7 @@ impl<T> Worker<T> {
     #[inline(always)]
     fn pop_front(&self) -> Option<T> {
         let front = self.front.get();
-        if front < self.front_limit.get() || front < self.reload_front_limit() {
+        if front < self.cached_limit.get() || front < self.reload_front_limit() {
             self.front.set(front + 1);
             // SAFETY: [front, limit) of the front block hold items written by the owner;
             // the block is taken over, so no thief reserves them.
@@ -283,7 +283,7 @@ impl<T> Worker<T> {
                 self.shared.full_mark()
             }));
         // A new block: the cached bound of the old one means nothing here.
-        self.front_limit.set(0);
+        self.cached_limit.set(0);
     }
 
     /// Removes the oldest block's worth of items (the front block's), oldest first, for
