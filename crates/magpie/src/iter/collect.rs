@@ -3,10 +3,13 @@
 //! When every position yields one item (an exact producer: no `filter`), each piece
 //! writes straight into its own part of the vector's spare capacity, as rayon does;
 //! otherwise each piece collects a `Vec` and the pieces are appended in order at the
-//! end. The other collections are in [`super::collections`].
+//! end. Either way, spare capacity of 8 MiB or more is first advised huge pages
+//! ([`super::huge_pages`]): page faults are most of a large collect's time. The other
+//! collections are in [`super::collections`].
 
 use std::collections::LinkedList;
 
+use super::huge_pages;
 use super::plumbing::{bridge, Producer, Reducer};
 use super::{IntoParallelIterator, ParallelIterator};
 
@@ -75,6 +78,7 @@ where
 
 fn append_pieces<T>(out: &mut Vec<T>, pieces: LinkedList<Vec<T>>) {
     out.reserve(pieces.iter().map(Vec::len).sum());
+    huge_pages::advise_spare(out);
     for mut piece in pieces {
         out.append(&mut piece);
     }
@@ -89,6 +93,7 @@ where
     let len = producer.len();
     out.reserve(len);
     let old_len = out.len();
+    huge_pages::advise_spare(out);
     let target = Target {
         items: producer,
         // SAFETY: `old_len <= capacity`: the first spare position (or one past the

@@ -144,6 +144,7 @@ mod find;
 mod find_ordered;
 mod flat_map_iter;
 mod fold;
+mod huge_pages;
 mod indexed;
 mod interleave;
 mod map;

@@ -314,3 +314,22 @@ fn owned_items_are_dropped_exactly_once_by_collect_and_extend() {
     drop(target);
     assert_eq!(LIVE.load(Ordering::SeqCst), 0, "every element dropped once");
 }
+
+/// Outputs of 8 MiB and more get huge-page advice before they are filled (an exact
+/// collect, a filtered one, and `par_extend` after a prefix that leaves the spare
+/// capacity unaligned); their contents must be exactly the sequential ones.
+#[test]
+fn large_collects_match_sequential() {
+    let p = pool();
+    let n = 3_000_000u64;
+    let exact: Vec<u64> = p.install(|| (0..n).into_par_iter().map(|x| x * 7).collect());
+    assert!(exact.iter().copied().eq((0..n).map(|x| x * 7)));
+    let filtered: Vec<u64> = p.install(|| (0..n).into_par_iter().filter(|x| x % 3 != 0).collect());
+    assert!(filtered.iter().copied().eq((0..n).filter(|x| x % 3 != 0)));
+    let mut extended = vec![1u64, 2, 3];
+    p.install(|| extended.par_extend((0..n).into_par_iter().map(|x| x + 1)));
+    assert!(extended
+        .iter()
+        .copied()
+        .eq([1, 2, 3].into_iter().chain(1..=n)));
+}
