@@ -58,7 +58,7 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
   # isolation refuses: the pool then falls back to a uniform topology.
   MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-isolation-error=warn-nobacktrace" \
     cargo +nightly miri test -p magpie --test miri_smoke
-  MIRIFLAGS="-Zmiri-strict-provenance" cargo +nightly miri test -p magpie --lib -- job_cache slot_order slab
+  MIRIFLAGS="-Zmiri-strict-provenance" cargo +nightly miri test -p magpie --lib -- job_cache slot_order slab prefault
   # The search engine's pointers to the generators on a task's path (splits, hand-offs,
   # panics) on a small tree.
   MIRIFLAGS="-Zmiri-strict-provenance -Zmiri-isolation-error=warn-nobacktrace" \

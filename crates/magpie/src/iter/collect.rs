@@ -3,14 +3,14 @@
 //! When every position yields one item (an exact producer: no `filter`), each piece
 //! writes straight into its own part of the vector's spare capacity, as rayon does;
 //! otherwise each piece collects a `Vec` and the pieces are appended in order at the
-//! end. Either way, spare capacity of 8 MiB or more is first advised huge pages
-//! ([`super::huge_pages`]): page faults are most of a large collect's time. The other
+//! end. A large in-place piece maps its pages just ahead of its writes
+//! ([`super::prefault`]): page faults are most of a large collect's time. The other
 //! collections are in [`super::collections`].
 
 use std::collections::LinkedList;
 
-use super::huge_pages;
 use super::plumbing::{bridge, Producer, Reducer};
+use super::prefault;
 use super::{IntoParallelIterator, ParallelIterator};
 
 /// A collection that can be built from a parallel iterator (`collect`).
@@ -78,7 +78,6 @@ where
 
 fn append_pieces<T>(out: &mut Vec<T>, pieces: LinkedList<Vec<T>>) {
     out.reserve(pieces.iter().map(Vec::len).sum());
-    huge_pages::advise_spare(out);
     for mut piece in pieces {
         out.append(&mut piece);
     }
@@ -93,7 +92,6 @@ where
     let len = producer.len();
     out.reserve(len);
     let old_len = out.len();
-    huge_pages::advise_spare(out);
     let target = Target {
         items: producer,
         // SAFETY: `old_len <= capacity`: the first spare position (or one past the
@@ -105,12 +103,29 @@ where
             start: piece.start,
             count: 0,
         };
-        for item in piece.items.take(piece.len) {
-            // SAFETY: `count < piece.len`: a distinct, in-bounds, uninitialised position
-            // of `out`'s spare capacity owned by this piece only; `written` drops the
-            // items written so far if a later one panics.
-            unsafe { piece.start.add(written.count).write(item) };
-            written.count += 1;
+        let chunk = prefault::chunk_len::<P::Item>(piece.len);
+        let populate = chunk < piece.len;
+        // SAFETY: one past the piece's last position, inside or one past the buffer.
+        let end = unsafe { piece.start.add(piece.len) };
+        let mut items = piece.items.take(piece.len);
+        while written.count < piece.len {
+            let batch = chunk.min(piece.len - written.count);
+            // SAFETY: `count < piece.len`: a position of this piece.
+            let at = unsafe { piece.start.add(written.count) };
+            if populate {
+                prefault::populate(at, batch, piece.start, end);
+            }
+            let before = written.count;
+            for item in items.by_ref().take(batch) {
+                // SAFETY: `count < piece.len`: a distinct, in-bounds, uninitialised
+                // position of `out`'s spare capacity owned by this piece only;
+                // `written` drops the items written so far if a later one panics.
+                unsafe { piece.start.add(written.count).write(item) };
+                written.count += 1;
+            }
+            if written.count - before < batch {
+                break; // the producer ran short; the caller's length check reports it
+            }
         }
         written
     };

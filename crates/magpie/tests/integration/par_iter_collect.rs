@@ -315,15 +315,19 @@ fn owned_items_are_dropped_exactly_once_by_collect_and_extend() {
     assert_eq!(LIVE.load(Ordering::SeqCst), 0, "every element dropped once");
 }
 
-/// Outputs of 8 MiB and more get huge-page advice before they are filled (an exact
-/// collect, a filtered one, and `par_extend` after a prefix that leaves the spare
-/// capacity unaligned); their contents must be exactly the sequential ones.
+/// Large in-place pieces map their pages ahead of the writes, chunk by chunk (an exact
+/// collect, items of a size that does not divide a page, `par_extend` after a prefix
+/// that leaves the spare capacity unaligned, a filtered collect): the contents must be
+/// exactly the sequential ones.
 #[test]
 fn large_collects_match_sequential() {
     let p = pool();
     let n = 3_000_000u64;
     let exact: Vec<u64> = p.install(|| (0..n).into_par_iter().map(|x| x * 7).collect());
     assert!(exact.iter().copied().eq((0..n).map(|x| x * 7)));
+    let wide: Vec<[u64; 3]> =
+        p.install(|| (0..n).into_par_iter().map(|x| [x, !x, x * 3]).collect());
+    assert!(wide.iter().copied().eq((0..n).map(|x| [x, !x, x * 3])));
     let filtered: Vec<u64> = p.install(|| (0..n).into_par_iter().filter(|x| x % 3 != 0).collect());
     assert!(filtered.iter().copied().eq((0..n).filter(|x| x % 3 != 0)));
     let mut extended = vec![1u64, 2, 3];
