@@ -117,6 +117,9 @@
 //! * Maps and sets are iterated through a `Vec` of their items, collected
 //!   sequentially first (as rayon does); the iterator types are those of a `Vec`
 //!   ([`IntoIter`]), not rayon's per-collection types.
+//! * On Linux, `collect` and `par_extend` into a `Vec` map the output's pages 256 KiB
+//!   at a time just before writing them (`MADV_POPULATE_WRITE`; see `prefault.rs`)
+//!   when a piece writes 512 KiB or more: the same memory as rayon's, fewer faults.
 //! * `par_split` takes a `char` or a `Fn(char) -> bool`, not `&[char]`.
 //! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
 //!   (rayon strips a `\r` from the end of every line).
