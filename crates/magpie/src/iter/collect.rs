@@ -113,7 +113,9 @@ where
             // SAFETY: `count < piece.len`: a position of this piece.
             let at = unsafe { piece.start.add(written.count) };
             if populate {
-                prefault::populate(at, batch, piece.start, end);
+                // SAFETY: `at` and `end` lie in `out`'s spare capacity (writable, ours),
+                // `at < end`. A failure only leaves the pages to the writes' faults.
+                let _ = unsafe { prefault::populate(at, batch, end) };
             }
             let before = written.count;
             for item in items.by_ref().take(batch) {
@@ -124,7 +126,7 @@ where
                 written.count += 1;
             }
             if written.count - before < batch {
-                break; // the producer ran short; the caller's length check reports it
+                break; // the producer ran short: a later merge or the length check panics
             }
         }
         written

@@ -10,7 +10,7 @@
 //! pages in as before.
 //!
 //! Huge pages (`MADV_HUGEPAGE`) were tried first: 1.8× rayon when collects follow each
-//! other closely, but 0.6× after a pause of a few seconds on a VM whose balloon reports
+//! other closely, but 0.7× after a pause of a few seconds on a VM whose balloon reports
 //! free 2 MiB blocks to the host, which then faults them back in page by page.
 
 /// Bytes written between two populate calls (a few items under Miri, so that its tests
@@ -21,8 +21,6 @@ const CHUNK_BYTES: usize = 256 << 10;
 const CHUNK_BYTES: usize = 64;
 /// Leaves with fewer bytes than this write without populating first.
 const MIN_BYTES: usize = 2 * CHUNK_BYTES;
-#[cfg(all(target_os = "linux", not(miri)))]
-const PAGE: usize = 4096;
 
 /// The number of `T`s a leaf writes between two [`populate`] calls, for a leaf of `len`
 /// items: all of them when the leaf is small (then [`populate`] is not called).
@@ -35,31 +33,67 @@ pub(super) fn chunk_len<T>(len: usize) -> usize {
     }
 }
 
-/// Maps the pages that start inside the `count` items at `chunk` and end inside the
-/// leaf's items `[leaf, leaf_end)`, writable, without changing their contents.
-pub(super) fn populate<T>(chunk: *mut T, count: usize, leaf: *mut T, leaf_end: *mut T) {
+/// The system's page size, read once.
+#[cfg(all(target_os = "linux", not(miri)))]
+fn page_size() -> usize {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    static PAGE: AtomicUsize = AtomicUsize::new(0);
+    // Relaxed: a plain cache of a constant; racing first callers store the same value.
+    match PAGE.load(Relaxed) {
+        0 => {
+            // SAFETY: sysconf reads a configuration value; no memory is passed.
+            let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            let size = usize::try_from(size)
+                .ok()
+                .filter(|s| s.is_power_of_two())
+                .unwrap_or(4096);
+            PAGE.store(size, Relaxed);
+            size
+        }
+        size => size,
+    }
+}
+
+/// Maps, writable and without changing their contents, the pages that start inside the
+/// `count` items at `chunk` and end before `leaf_end`. `Ok` also when there is no whole
+/// page to map; an error only means the writes will fault those pages in themselves.
+///
+/// # Safety
+/// `chunk` and `leaf_end` point into, or one past the end of, one allocation that this
+/// process may write, and `chunk <= leaf_end`. Only pages wholly between the two are
+/// touched, whatever `count` is.
+pub(super) unsafe fn populate<T>(
+    chunk: *mut T,
+    count: usize,
+    leaf_end: *mut T,
+) -> std::io::Result<()> {
     #[cfg(all(target_os = "linux", not(miri)))]
     {
-        let up = |a: usize| a.next_multiple_of(PAGE);
-        let first = up(chunk as usize).max(up(leaf as usize));
-        let end = up(chunk as usize + count * std::mem::size_of::<T>())
-            .min(leaf_end as usize & !(PAGE - 1));
+        let page = page_size();
+        let first = (chunk as usize).next_multiple_of(page);
+        let end = (chunk as usize + count * std::mem::size_of::<T>())
+            .next_multiple_of(page)
+            .min(leaf_end as usize & !(page - 1));
         if end > first {
-            // SAFETY: `[first, end)` is whole pages inside the leaf's part of the output
-            // buffer, memory of this process. MADV_POPULATE_WRITE neither frees nor
-            // changes memory, only maps what is not yet mapped; a failure (EINVAL before
-            // Linux 5.14) leaves the pages to be faulted in by the writes.
-            unsafe {
+            // SAFETY: `[first, end)` is whole pages that start at or after `chunk` and
+            // end at or before `leaf_end`, inside the caller's writable allocation (the
+            // contract above). MADV_POPULATE_WRITE neither frees nor changes memory; it
+            // only maps pages not yet mapped.
+            let rc = unsafe {
                 libc::madvise(
                     first as *mut libc::c_void,
                     end - first,
                     libc::MADV_POPULATE_WRITE,
                 )
             };
+            if rc != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
         }
     }
     #[cfg(not(all(target_os = "linux", not(miri))))]
-    let _ = (chunk, count, leaf, leaf_end);
+    let _ = (chunk, count, leaf_end);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -78,16 +112,17 @@ mod tests {
     }
 
     /// Pages of a fresh mapping become resident (`mincore`) exactly where `populate`
-    /// was asked, rounded inward to whole pages of the leaf.
+    /// was asked: whole pages from the chunk's start, clipped at the leaf's end.
     #[cfg(all(target_os = "linux", not(miri)))]
     #[test]
     fn populate_maps_whole_pages_of_the_chunk_only() {
         const PAGES: usize = 16;
+        let page = page_size();
         // SAFETY: a fresh private anonymous mapping, unmapped below.
         let base = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                PAGES * PAGE,
+                PAGES * page,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
                 -1,
@@ -99,7 +134,7 @@ mod tests {
             let mut v = [0u8; PAGES];
             // SAFETY: `base` is a mapping of PAGES pages; `v` has one byte per page.
             assert_eq!(
-                unsafe { libc::mincore(base, PAGES * PAGE, v.as_mut_ptr()) },
+                unsafe { libc::mincore(base, PAGES * page, v.as_mut_ptr()) },
                 0
             );
             v.map(|b| b & 1 == 1)
@@ -107,24 +142,27 @@ mod tests {
         assert_eq!(resident(), [false; PAGES]);
         let bytes = base.cast::<u8>();
         // SAFETY: offsets inside the mapping.
-        let (leaf, leaf_end, chunk) = unsafe {
-            (
-                bytes.add(100),
-                bytes.add(12 * PAGE + 7),
-                bytes.add(2 * PAGE + 5),
-            )
-        };
+        let (leaf_end, chunk) = unsafe { (bytes.add(12 * page + 7), bytes.add(2 * page + 5)) };
         // The chunk [2 pages + 5, 6 pages + 5): pages 3..7 start inside it.
-        populate(chunk, 4 * PAGE, leaf, leaf_end);
+        // SAFETY: both inside the writable mapping, chunk first.
+        match unsafe { populate(chunk, 4 * page, leaf_end) } {
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+                println!("SKIPPED: this kernel has no MADV_POPULATE_WRITE (before 5.14)");
+                // SAFETY: the mapping made above, no longer used.
+                unsafe { libc::munmap(base, PAGES * page) };
+                return;
+            }
+            result => result.unwrap(),
+        }
         let expect: [bool; PAGES] = std::array::from_fn(|p| (3..7).contains(&p));
         assert_eq!(resident(), expect);
         // A chunk running past the leaf's end stops at its last whole page (12).
-        // SAFETY: inside the mapping.
-        populate(unsafe { bytes.add(10 * PAGE) }, 5 * PAGE, leaf, leaf_end);
+        // SAFETY: as above (page 10 lies before the leaf's end).
+        unsafe { populate(bytes.add(10 * page), 5 * page, leaf_end) }.unwrap();
         let expect: [bool; PAGES] =
             std::array::from_fn(|p| (3..7).contains(&p) || (10..12).contains(&p));
         assert_eq!(resident(), expect);
         // SAFETY: the mapping made above, no longer used.
-        unsafe { libc::munmap(base, PAGES * PAGE) };
+        unsafe { libc::munmap(base, PAGES * page) };
     }
 }

@@ -337,3 +337,62 @@ fn large_collects_match_sequential() {
         .copied()
         .eq([1, 2, 3].into_iter().chain(1..=n)));
 }
+
+/// An exact producer of `len` positions whose pieces yield only the first half of
+/// their items: a safe `Producer` impl that breaks its promise.
+struct ShortPieces {
+    start: u64,
+    len: usize,
+}
+
+impl magpie::iter::plumbing::Producer for ShortPieces {
+    type Item = u64;
+    type IntoIter = std::ops::Range<u64>;
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let right = ShortPieces {
+            start: self.start + index as u64,
+            len: self.len - index,
+        };
+        (ShortPieces { len: index, ..self }, right)
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        self.start..self.start + (self.len / 2) as u64
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+struct Short(usize);
+
+impl ParallelIterator for Short {
+    type Item = u64;
+    type Producer = ShortPieces;
+    fn into_producer(self) -> ShortPieces {
+        ShortPieces {
+            start: 0,
+            len: self.0,
+        }
+    }
+}
+
+/// A short exact producer large enough for the chunked, page-mapping leaf: the collect
+/// must panic (not hang, not expose unwritten items) and the pool stay usable.
+#[test]
+fn a_short_exact_producer_panics_in_large_collects() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result =
+            std::panic::catch_unwind(|| pool().install(|| Short(4_000_000).collect::<Vec<u64>>()));
+        let _ = tx.send(result.is_err());
+    });
+    let panicked = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the collect of a short producer did not finish");
+    assert!(panicked, "a short exact producer must make collect panic");
+    let after: Vec<u64> = pool().install(|| (0..1000u64).into_par_iter().collect());
+    assert_eq!(after.len(), 1000);
+}
