@@ -1,6 +1,8 @@
 //! The [`IndexedParallelIterator`] trait: the adaptors and consumers that need one
 //! item per position.
 
+use std::cmp::Ordering;
+
 use super::chunks::VecChunks;
 use super::enumerate::Enumerate;
 use super::interleave::{Interleave, InterleaveShortest};
@@ -9,7 +11,7 @@ use super::rev::Rev;
 use super::step_by::StepBy;
 use super::take_skip::{Skip, Take};
 use super::zip::Zip;
-use super::{find, find_ordered, IntoParallelIterator, ParallelIterator};
+use super::{find, find_ordered, unzip, IntoParallelIterator, ParallelIterator};
 
 /// A parallel iterator that yields exactly one item per position of its source, so it
 /// knows its length and can be zipped, enumerated, reversed and cut.
@@ -147,5 +149,120 @@ pub trait IndexedParallelIterator: ParallelIterator {
         P: Fn(Self::Item) -> bool + Sync + Send,
     {
         find_ordered::position_last(self, predicate)
+    }
+
+    /// Unzips the pairs into `left` and `right` in order, replacing what they held and
+    /// reusing their allocations.
+    fn unzip_into_vecs<A, B>(self, left: &mut Vec<A>, right: &mut Vec<B>)
+    where
+        Self: IndexedParallelIterator<Item = (A, B)>,
+        A: Send,
+        B: Send,
+    {
+        left.clear();
+        right.clear();
+        unzip::unzip_into(self, left, right);
+    }
+
+    /// Compares the items with those of `other` lexicographically, as
+    /// [`Iterator::cmp`]: the first unequal pair decides, else the shorter is less.
+    /// Pieces after an unequal pair stop soon after it is found.
+    fn cmp<I>(self, other: I) -> Ordering
+    where
+        I: IntoParallelIterator<Item = Self::Item>,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: Ord,
+    {
+        let other = other.into_par_iter();
+        let by_len = self.len().cmp(&other.len());
+        self.zip(other)
+            .map(|(a, b)| Ord::cmp(&a, &b))
+            .find_first(|&o| o != Ordering::Equal)
+            .unwrap_or(by_len)
+    }
+
+    /// [`cmp`](Self::cmp) for partially ordered items, as [`Iterator::partial_cmp`]:
+    /// `None` if the first pair that is not equal is incomparable.
+    fn partial_cmp<I>(self, other: I) -> Option<Ordering>
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        let other = other.into_par_iter();
+        let by_len = self.len().cmp(&other.len());
+        self.zip(other)
+            .map(|(a, b)| PartialOrd::partial_cmp(&a, &b))
+            .find_first(|&o| o != Some(Ordering::Equal))
+            .unwrap_or(Some(by_len))
+    }
+
+    /// Whether the items equal those of `other`, pair by pair, and both have the same
+    /// length; stops soon after an unequal pair is found.
+    fn eq<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        let other = other.into_par_iter();
+        self.len() == other.len() && self.zip(other).all(|(a, b)| a == b)
+    }
+
+    /// `!self.eq(other)`.
+    fn ne<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialEq<I::Item>,
+    {
+        !self.eq(other)
+    }
+
+    /// Whether the items are lexicographically less than those of `other`.
+    fn lt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(Ordering::Less)
+    }
+
+    /// Whether the items are lexicographically less than or equal to those of `other`.
+    fn le<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(Ordering::Less | Ordering::Equal)
+        )
+    }
+
+    /// Whether the items are lexicographically greater than those of `other`.
+    fn gt<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        self.partial_cmp(other) == Some(Ordering::Greater)
+    }
+
+    /// Whether the items are lexicographically greater than or equal to those of
+    /// `other`.
+    fn ge<I>(self, other: I) -> bool
+    where
+        I: IntoParallelIterator,
+        I::Iter: IndexedParallelIterator,
+        Self::Item: PartialOrd<I::Item>,
+    {
+        matches!(
+            self.partial_cmp(other),
+            Some(Ordering::Greater | Ordering::Equal)
+        )
     }
 }

@@ -74,6 +74,25 @@
 //! assert_eq!((evens, v), (vec![2, 4], vec![0, 1, 6, 7, 8, 9]));
 //! ```
 //!
+//! Cuts not bound to order, comparisons, and splitting into two:
+//!
+//! ```
+//! use magpie::iter::Either;
+//! use magpie::prelude::*;
+//!
+//! // Any 10 multiples of 7 (which ones depends on timing), in their relative order.
+//! let some: Vec<u32> = (0..1_000_000u32).into_par_iter().filter(|x| x % 7 == 0).take_any(10).collect();
+//! assert!(some.len() == 10 && some.windows(2).all(|w| w[0] < w[1] && w[1] % 7 == 0));
+//!
+//! let (a, b) = (vec![1, 2, 3], vec![1, 2, 4]);
+//! assert!(a.par_iter().lt(b.par_iter()) && a.par_iter().eq(a.par_iter()));
+//!
+//! let (numbers, words): (Vec<u32>, Vec<&str>) = ["7", "magpie", "42"]
+//!     .par_iter()
+//!     .partition_map(|s| s.parse().map_or(Either::Right(*s), Either::Left));
+//! assert_eq!((numbers, words), (vec![7, 42], vec!["magpie"]));
+//! ```
+//!
 //! A call runs on the pool of the calling worker (inside [`ThreadPool::install`],
 //! [`join`](crate::join) or a scope task), otherwise on the global pool, and blocks
 //! until done. How the input is divided is explained in [`plumbing`]: no fixed chunks,
@@ -98,6 +117,9 @@
 //!   `init` once per piece; `par_bridge` does not keep the iterator's order.
 //! * `while_some` stops every piece soon after a `None`; which values before it come
 //!   out depends on timing (as in rayon).
+//! * `take_any`, `skip_any`, `take_any_while` and `skip_any_while` choose their items
+//!   by timing but keep their relative order; `panic_fuse` stops the other pieces at
+//!   their next item once one panics (see `any_order.rs`).
 //!
 //! # Differences
 //! * `with_min_len` is available on every parallel iterator (it bounds positions of the
@@ -126,12 +148,17 @@
 //! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
 //! * `chunks` on an indexed iterator yields [`VecChunks`] (rayon: `iter::Chunks`; the
 //!   name `Chunks` is `par_chunks`' here).
-//! * Not provided: `try_reduce_with`, `take_any`/`skip_any`,
-//!   `panic_fuse`, and the other string sources (`par_split_terminator`,
-//!   `par_split_inclusive`, `par_matches`, `par_encode_utf16`, ...).
+//! * `panic_fuse` yields a parallel iterator that is not indexed (a piece the fuse
+//!   stops yields fewer items than its positions): put it after `enumerate`, `zip`
+//!   and the other indexed adaptors (rayon's `PanicFuse` is indexed).
+//! * Not provided: `with_max_len`, `fold_chunks`, `by_exponential_blocks` and
+//!   `by_uniform_blocks`, `intersperse`, and the other string sources
+//!   (`par_split_terminator`, `par_split_inclusive`, `par_matches`,
+//!   `par_encode_utf16`, ...).
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
+mod any_order;
 mod chain;
 mod chunks;
 mod chunks_exact;
@@ -175,11 +202,16 @@ mod zip;
 
 use std::sync::atomic::AtomicBool;
 
+pub use any_order::{
+    Admit, AnyOrder, Fuse, Gate, PanicFuse, SkipAny, SkipAnyWhile, SkipCount, SkipWhile, TakeAny,
+    TakeAnyWhile, TakeCount, TakeWhile,
+};
 pub use chain::Chain;
 pub use chunks::VecChunks;
 pub use chunks_exact::{ChunksExact, ChunksExactMut};
 pub use collect::FromParallelIterator;
 pub use drain::{Drain, ParallelDrainRange};
+pub use either::Either;
 pub use enumerate::Enumerate;
 pub use extend::ParallelExtend;
 pub use filter::{Filter, FilterMap};

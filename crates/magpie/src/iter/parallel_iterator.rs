@@ -5,6 +5,9 @@
 use std::cmp::Ordering;
 use std::iter::{Product, Sum};
 
+use std::collections::LinkedList;
+
+use super::any_order::{PanicFuse, SkipAny, SkipAnyWhile, TakeAny, TakeAnyWhile};
 use super::chain::Chain;
 use super::collect::FromParallelIterator;
 use super::extend::ParallelExtend;
@@ -16,7 +19,7 @@ use super::map_with::{MapInit, MapWith};
 use super::min_len::MinLen;
 use super::plumbing::Producer;
 use super::while_some::WhileSome;
-use super::{drive, find, min_max, unzip, IntoParallelIterator};
+use super::{drive, find, min_max, unzip, Either, IntoParallelIterator};
 
 /// The sequential iterator over all items of the parallel iterable `PI`: what
 /// [`ParallelIterator::flat_map`] runs for each outer item.
@@ -67,6 +70,17 @@ pub trait ParallelIterator: Sized + Send {
     {
         self.map(move |x| {
             f(&x);
+            x
+        })
+    }
+
+    /// Calls `f` on a mutable reference to every item as it passes, and passes it on.
+    fn update<F>(self, f: F) -> Map<Self, impl Fn(Self::Item) -> Self::Item + Sync + Send>
+    where
+        F: Fn(&mut Self::Item) + Sync + Send,
+    {
+        self.map(move |mut x| {
+            f(&mut x);
             x
         })
     }
@@ -223,6 +237,43 @@ pub trait ParallelIterator: Sized + Send {
         WhileSome::new(self)
     }
 
+    /// `n` items from anywhere in the source (all if there are fewer): which ones
+    /// depends on timing, but they keep their relative order (as rayon's). Pieces end
+    /// as soon as `n` are taken.
+    fn take_any(self, n: usize) -> TakeAny<Self> {
+        TakeAny::take(self, n)
+    }
+
+    /// All items but `n` from anywhere in the source (none if there are fewer), in
+    /// their relative order; which `n` are dropped depends on timing.
+    fn skip_any(self, n: usize) -> SkipAny<Self> {
+        SkipAny::skip(self, n)
+    }
+
+    /// Items from anywhere while `predicate` holds: once an item fails it, no piece
+    /// yields any more (those yielded before remain, in their relative order).
+    fn take_any_while<P>(self, predicate: P) -> TakeAnyWhile<Self, P>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        TakeAnyWhile::take_while(self, predicate)
+    }
+
+    /// Drops items from anywhere while `predicate` holds: once an item fails it,
+    /// every piece yields all its remaining items, in their relative order.
+    fn skip_any_while<P>(self, predicate: P) -> SkipAnyWhile<Self, P>
+    where
+        P: Fn(&Self::Item) -> bool + Sync + Send,
+    {
+        SkipAnyWhile::skip_while(self, predicate)
+    }
+
+    /// Once any piece panics, the others stop at their next item instead of running
+    /// to their ends; the panic reaches the caller either way. Not indexed.
+    fn panic_fuse(self) -> PanicFuse<Self> {
+        PanicFuse::fuse(self)
+    }
+
     /// Never divides the source into pieces of fewer than `min` positions.
     fn with_min_len(self, min: usize) -> MinLen<Self> {
         MinLen::new(self, min)
@@ -299,6 +350,17 @@ pub trait ParallelIterator: Sized + Send {
         T: Send,
     {
         super::try_ops::try_reduce(self, identity, op)
+    }
+
+    /// `try_reduce` without an identity: `None` if there are no items, else the
+    /// combined value or the first failure met (the other workers stop soon after).
+    fn try_reduce_with<T, OP>(self, op: OP) -> Option<Self::Item>
+    where
+        OP: Fn(T, T) -> Self::Item + Sync + Send,
+        Self::Item: super::Try<Output = T>,
+        T: Send,
+    {
+        super::try_ops::try_reduce_with(self, op)
     }
 
     /// Sums the items.
@@ -484,6 +546,17 @@ pub trait ParallelIterator: Sized + Send {
         C::from_par_iter(self)
     }
 
+    /// The items in `Vec`s, one per piece, linked in order: a collect that never
+    /// copies items between pieces.
+    fn collect_vec_list(self) -> LinkedList<Vec<Self::Item>> {
+        let leaf = |it: <Self::Producer as Producer>::IntoIter| LinkedList::from([it.collect()]);
+        let combine = |mut a: LinkedList<_>, mut b: LinkedList<_>| {
+            a.append(&mut b);
+            a
+        };
+        drive(self, &leaf, &combine, None)
+    }
+
     /// Splits pairs into two collections, in order where they have one.
     fn unzip<A, B, FromA, FromB>(self) -> (FromA, FromB)
     where
@@ -505,5 +578,17 @@ pub trait ParallelIterator: Sized + Send {
         P: Fn(&Self::Item) -> bool + Sync + Send,
     {
         unzip::partition(self, predicate)
+    }
+    /// Sends each item to the first collection if `op` maps it to `Either::Left`, to
+    /// the second if to `Either::Right`, in order where they have one.
+    fn partition_map<A, B, P, L, R>(self, op: P) -> (A, B)
+    where
+        A: Default + Send + ParallelExtend<L>,
+        B: Default + Send + ParallelExtend<R>,
+        P: Fn(Self::Item) -> Either<L, R> + Sync + Send,
+        L: Send,
+        R: Send,
+    {
+        unzip::partition_map(self, op)
     }
 }

@@ -1,5 +1,5 @@
-//! `try_for_each` (also `_with` and `_init`) and `try_reduce`: consumers that stop at
-//! the first failure.
+//! `try_for_each` (also `_with` and `_init`), `try_reduce` and `try_reduce_with`:
+//! consumers that stop at the first failure.
 //!
 //! A failure is a `Result::Err`, an `Option::None` or a `ControlFlow::Break`, seen
 //! through the [`Try`] trait (std's own `Try` is unstable; this is its stable subset,
@@ -156,5 +156,38 @@ where
     match drive(iter, &leaf, &combine, Some(&stop)) {
         ControlFlow::Continue(acc) => I::Item::from_output(acc),
         ControlFlow::Break(failure) => failure,
+    }
+}
+
+/// [`ParallelIterator::try_reduce_with`].
+pub(super) fn try_reduce_with<I, T, OP>(iter: I, op: OP) -> Option<I::Item>
+where
+    I: ParallelIterator,
+    I::Item: Try<Output = T>,
+    T: Send,
+    OP: Fn(T, T) -> I::Item + Sync + Send,
+{
+    let stop = AtomicBool::new(false);
+    let leaf = |it: <I::Producer as Producer>::IntoIter| -> Outcome<I::Item, Option<T>> {
+        let mut acc = None;
+        for x in it {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let x = step(x, &stop)?;
+            acc = Some(match acc {
+                None => x,
+                Some(a) => step(op(a, x), &stop)?,
+            });
+        }
+        ControlFlow::Continue(acc)
+    };
+    let combine = |a: Outcome<I::Item, Option<T>>, b: Outcome<I::Item, Option<T>>| match (a?, b?) {
+        (Some(a), Some(b)) => ControlFlow::Continue(Some(step(op(a, b), &stop)?)),
+        (a, b) => ControlFlow::Continue(a.or(b)),
+    };
+    match drive(iter, &leaf, &combine, Some(&stop)) {
+        ControlFlow::Continue(acc) => acc.map(I::Item::from_output),
+        ControlFlow::Break(failure) => Some(failure),
     }
 }

@@ -1,4 +1,5 @@
-//! `unzip` and `partition`: one pass over the items, two collections out.
+//! `unzip`, `partition` and `partition_map`: one pass over the items, two collections
+//! out.
 //!
 //! Each piece splits its items into a pair of `Vec`s (in order), neighbours' pairs are
 //! linked in order, and the two sides are concatenated and then handed to the target
@@ -7,6 +8,8 @@
 //! to produce, and a source such as an owned `Vec` can only be read once.
 
 use std::collections::LinkedList;
+
+use either::Either;
 
 use super::plumbing::Producer;
 use super::{drive, ParallelExtend, ParallelIterator};
@@ -22,6 +25,22 @@ where
     B: Default + Send + ParallelExtend<R>,
     S: Fn(<I::Producer as Producer>::IntoIter) -> (Vec<L>, Vec<R>) + Sync,
 {
+    let (left, right) = split_pieces(iter, split);
+    let (mut a, mut b) = (A::default(), B::default());
+    a.par_extend(left);
+    b.par_extend(right);
+    (a, b)
+}
+
+/// Runs `iter`, splitting each piece's items with `split`, and concatenates the
+/// pieces' two sides in order.
+fn split_pieces<I, L, R, S>(iter: I, split: S) -> (Vec<L>, Vec<R>)
+where
+    I: ParallelIterator,
+    L: Send,
+    R: Send,
+    S: Fn(<I::Producer as Producer>::IntoIter) -> (Vec<L>, Vec<R>) + Sync,
+{
     let leaf = |it| LinkedList::from([split(it)]);
     let combine = |mut a: LinkedList<(Vec<L>, Vec<R>)>, mut b| {
         a.append(&mut b);
@@ -34,10 +53,20 @@ where
         left.append(&mut l);
         right.append(&mut r);
     }
-    let (mut a, mut b) = (A::default(), B::default());
+    (left, right)
+}
+
+/// [`IndexedParallelIterator::unzip_into_vecs`](super::IndexedParallelIterator::unzip_into_vecs):
+/// appends the two sides to `a` and `b`.
+pub(super) fn unzip_into<I, L, R>(iter: I, a: &mut Vec<L>, b: &mut Vec<R>)
+where
+    I: ParallelIterator<Item = (L, R)>,
+    L: Send,
+    R: Send,
+{
+    let (left, right) = split_pieces(iter, |it| it.unzip());
     a.par_extend(left);
     b.par_extend(right);
-    (a, b)
 }
 
 /// [`ParallelIterator::unzip`].
@@ -61,4 +90,26 @@ where
     P: Fn(&I::Item) -> bool + Sync,
 {
     split_into(iter, |it| it.partition(&predicate))
+}
+
+/// [`ParallelIterator::partition_map`].
+pub(super) fn partition_map<I, A, B, L, R, P>(iter: I, op: P) -> (A, B)
+where
+    I: ParallelIterator,
+    A: Default + Send + ParallelExtend<L>,
+    B: Default + Send + ParallelExtend<R>,
+    L: Send,
+    R: Send,
+    P: Fn(I::Item) -> Either<L, R> + Sync,
+{
+    split_into(iter, |it| {
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        for item in it {
+            match op(item) {
+                Either::Left(l) => left.push(l),
+                Either::Right(r) => right.push(r),
+            }
+        }
+        (left, right)
+    })
 }

@@ -9,6 +9,7 @@ mod common;
 
 mod par_iter;
 mod par_iter_collect;
+mod par_iter_compat;
 mod par_iter_drain_sort;
 mod par_iter_find;
 mod par_iter_more;

@@ -1,0 +1,248 @@
+//! The rest of rayon's iterator API that code moving from rayon calls: `update`,
+//! `take_any`/`skip_any` and their `_while` forms, `panic_fuse`, `try_reduce_with`,
+//! `partition_map`, `collect_vec_list`, `unzip_into_vecs` and the lexicographic
+//! comparisons, against the sequential iterator (or, for the cuts whose items depend on
+//! timing, against the properties rayon documents), on random, empty and one-element
+//! inputs.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use magpie::iter::Either;
+use magpie::prelude::*;
+use proptest::prelude::*;
+
+use crate::common;
+use common::iter_pool as pool;
+
+/// Whether the `(index, value)` pairs come in increasing index order and each value is
+/// the input's at that index: a subsequence of `v`, in order.
+fn is_ordered_subsequence(got: &[(usize, u32)], v: &[u32]) -> bool {
+    got.windows(2).all(|w| w[0].0 < w[1].0) && got.iter().all(|&(i, x)| v[i] == x)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn take_and_skip_any_keep_counts_and_order(v in prop::collection::vec(0u32..100, 0..3000), n in 0usize..3500, min in 1usize..200) {
+        let p = pool();
+        let taken: Vec<(usize, u32)> =
+            p.install(|| v.par_iter().copied().enumerate().with_min_len(min).take_any(n).collect());
+        prop_assert_eq!(taken.len(), n.min(v.len()));
+        prop_assert!(is_ordered_subsequence(&taken, &v));
+        let kept: Vec<(usize, u32)> =
+            p.install(|| v.par_iter().copied().enumerate().with_min_len(min).skip_any(n).collect());
+        prop_assert_eq!(kept.len(), v.len().saturating_sub(n));
+        prop_assert!(is_ordered_subsequence(&kept, &v));
+        // Counts after a filter: the gate counts items, not positions.
+        let odd = v.iter().filter(|&&x| x % 2 == 1).count();
+        let taken = p.install(|| v.par_iter().filter(|&&x| x % 2 == 1).take_any(n).count());
+        prop_assert_eq!(taken, n.min(odd));
+    }
+
+    #[test]
+    fn take_and_skip_any_while_respect_the_predicate(v in prop::collection::vec(0u32..100, 0..3000), limit in 0u32..110) {
+        let p = pool();
+        let below = |x: &(usize, u32)| x.1 < limit;
+        let taken: Vec<(usize, u32)> =
+            p.install(|| v.par_iter().copied().enumerate().take_any_while(below).collect());
+        prop_assert!(is_ordered_subsequence(&taken, &v));
+        prop_assert!(taken.iter().all(below));
+        let skipped_rest: Vec<(usize, u32)> =
+            p.install(|| v.par_iter().copied().enumerate().skip_any_while(below).collect());
+        prop_assert!(is_ordered_subsequence(&skipped_rest, &v));
+        // Only items that pass the predicate may be skipped.
+        let failing = v.iter().filter(|&&x| x >= limit).count();
+        prop_assert_eq!(skipped_rest.iter().filter(|x| !below(x)).count(), failing);
+        if failing == 0 {
+            prop_assert_eq!(taken.len(), v.len());
+            prop_assert!(skipped_rest.is_empty());
+        }
+        // The sequential case the rayon docs describe: one piece behaves like std.
+        let one_piece: Vec<u32> =
+            p.install(|| v.par_iter().copied().with_min_len(usize::MAX).take_any_while(|&x| x < limit).collect());
+        let std_prefix: Vec<u32> = v.iter().copied().take_while(|&x| x < limit).collect();
+        prop_assert_eq!(one_piece, std_prefix);
+    }
+
+    #[test]
+    fn update_partition_map_and_lists_match_std(v in prop::collection::vec(0u32..1000, 0..3000)) {
+        let p = pool();
+        let updated: Vec<u32> = p.install(|| v.par_iter().copied().update(|x| *x = *x * 3 + 1).collect());
+        prop_assert_eq!(updated, v.iter().map(|x| x * 3 + 1).collect::<Vec<_>>());
+
+        let split = |x: u32| if x % 3 == 0 { Either::Left(x) } else { Either::Right(x.to_string()) };
+        let (left, right): (Vec<u32>, Vec<String>) = p.install(|| v.par_iter().copied().partition_map(split));
+        prop_assert_eq!(left, v.iter().copied().filter(|x| x % 3 == 0).collect::<Vec<_>>());
+        prop_assert_eq!(right, v.iter().filter(|x| *x % 3 != 0).map(u32::to_string).collect::<Vec<_>>());
+
+        let list = p.install(|| v.par_iter().copied().collect_vec_list());
+        prop_assert_eq!(list.into_iter().flatten().collect::<Vec<_>>(), v.clone());
+
+        let (mut a, mut b) = (vec![7u32; 5], vec![String::from("old")]);
+        p.install(|| v.par_iter().map(|&x| (x, x.to_string())).unzip_into_vecs(&mut a, &mut b));
+        prop_assert_eq!(a, v.clone());
+        prop_assert_eq!(b, v.iter().map(u32::to_string).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn try_reduce_with_matches_std(v in prop::collection::vec(prop::option::weighted(0.995, 0u32..1000), 0..3000)) {
+        let p = pool();
+        let got = p.install(|| v.par_iter().copied().try_reduce_with(|a, b| Some(a + b)));
+        let want = if v.is_empty() {
+            None
+        } else {
+            Some(v.iter().copied().try_fold(0, |acc, x| Some(acc + x?)))
+        };
+        prop_assert_eq!(got, want);
+        // A failure from the operation itself: a sum past a bound.
+        let bounded = |a: u32, b: u32| if a + b > 200_000 { Err("too big") } else { Ok(a + b) };
+        let got = p.install(|| v.par_iter().flat_map_iter(|&x| x).map(Ok::<u32, &str>).try_reduce_with(bounded));
+        let total: u32 = v.iter().flatten().sum();
+        let want = if v.iter().flatten().count() == 0 {
+            None
+        } else if total > 200_000 {
+            Some(Err("too big"))
+        } else {
+            Some(Ok(total))
+        };
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn comparisons_match_std(a in prop::collection::vec(0u8..3, 0..400), b in prop::collection::vec(0u8..3, 0..400), cut in 0usize..400) {
+        let p = pool();
+        // Random pairs are mostly unequal at once; a prefix of `a` tests equal runs.
+        let prefix = &a[..cut.min(a.len())];
+        for other in [&b[..], prefix, &a[..]] {
+            let (x, y) = (|| a.par_iter(), || other.par_iter());
+            prop_assert_eq!(p.install(|| x().cmp(y())), a.iter().cmp(other.iter()));
+            prop_assert_eq!(p.install(|| x().partial_cmp(y())), a.iter().partial_cmp(other.iter()));
+            prop_assert_eq!(p.install(|| x().eq(y())), a.iter().eq(other.iter()));
+            prop_assert_eq!(p.install(|| x().ne(y())), a.iter().ne(other.iter()));
+            prop_assert_eq!(p.install(|| x().lt(y())), a.iter().lt(other.iter()));
+            prop_assert_eq!(p.install(|| x().le(y())), a.iter().le(other.iter()));
+            prop_assert_eq!(p.install(|| x().gt(y())), a.iter().gt(other.iter()));
+            prop_assert_eq!(p.install(|| x().ge(y())), a.iter().ge(other.iter()));
+        }
+    }
+}
+
+#[test]
+fn partial_cmp_sees_incomparable_items() {
+    let a = [1.0, f64::NAN, 3.0];
+    let b = [1.0, 2.0, 3.0];
+    pool().install(|| {
+        assert_eq!(a.par_iter().partial_cmp(b.par_iter()), None);
+        assert!(!a.par_iter().lt(b.par_iter()) && !a.par_iter().ge(b.par_iter()));
+        assert!(a.par_iter().ne(b.par_iter()));
+    });
+}
+
+#[test]
+fn empty_and_single_inputs() {
+    let p = pool();
+    let empty: Vec<u32> = Vec::new();
+    p.install(|| {
+        assert_eq!(empty.par_iter().take_any(3).count(), 0);
+        assert_eq!(empty.par_iter().skip_any(3).count(), 0);
+        assert_eq!(empty.par_iter().take_any_while(|_| true).count(), 0);
+        assert_eq!(empty.par_iter().skip_any_while(|_| false).count(), 0);
+        assert_eq!(empty.par_iter().panic_fuse().count(), 0);
+        assert_eq!(
+            empty
+                .par_iter()
+                .map(|&x| Some(x))
+                .try_reduce_with(|a, b| Some(a + b)),
+            None
+        );
+        assert!(empty
+            .par_iter()
+            .collect_vec_list()
+            .iter()
+            .all(Vec::is_empty));
+        assert!(empty.par_iter().eq(empty.par_iter()));
+        assert_eq!(
+            empty.par_iter().cmp([1u32].par_iter()),
+            std::cmp::Ordering::Less
+        );
+        let one = [9u32];
+        assert_eq!(one.par_iter().take_any(1).collect::<Vec<_>>(), [&9]);
+        assert_eq!(one.par_iter().take_any(0).count(), 0);
+        assert_eq!(one.par_iter().skip_any(1).count(), 0);
+        assert_eq!(one.par_iter().skip_any_while(|&&x| x > 9).count(), 1);
+        assert_eq!(one.par_iter().take_any_while(|&&x| x > 9).count(), 0);
+        assert_eq!(
+            one.par_iter()
+                .map(|&x| Some(x))
+                .try_reduce_with(|a, b| Some(a + b)),
+            Some(Some(9))
+        );
+        assert_eq!(one.par_iter().copied().update(|x| *x += 1).sum::<u32>(), 10);
+        let (l, r): (Vec<u32>, Vec<u32>) = one
+            .par_iter()
+            .partition_map(|&x| Either::<u32, u32>::Right(x));
+        assert!(l.is_empty() && r == [9]);
+        assert_eq!(
+            one.par_iter().cmp(one.par_iter()),
+            std::cmp::Ordering::Equal
+        );
+    });
+}
+
+/// With the fuse, a piece already running stops at its next item once another piece
+/// panics; without it, it would run to its end. Two pieces of `HALF` items each
+/// (`with_min_len`): the left one waits until the right one runs, then panics; the
+/// right one counts its items, taking at least 20 µs for each once the left one is
+/// panicking (the panic hook may take a while to print a backtrace before unwinding
+/// sets the fuse), so that without the fuse it would run for seconds.
+#[test]
+fn panic_fuse_stops_a_running_piece() {
+    const HALF: usize = 200_000;
+    let right_started = AtomicBool::new(false);
+    let left_panicking = AtomicBool::new(false);
+    let right_items = AtomicUsize::new(0);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        pool().install(|| {
+            (0..2 * HALF)
+                .into_par_iter()
+                .with_min_len(HALF)
+                .panic_fuse()
+                .for_each(|i| {
+                    if i == 0 {
+                        let deadline = Instant::now() + Duration::from_secs(20);
+                        while !right_started.load(Ordering::SeqCst) && Instant::now() < deadline {
+                            std::hint::spin_loop();
+                        }
+                        left_panicking.store(true, Ordering::SeqCst);
+                        panic!("the left piece fails");
+                    }
+                    if i >= HALF {
+                        right_started.store(true, Ordering::SeqCst);
+                        right_items.fetch_add(1, Ordering::SeqCst);
+                        if left_panicking.load(Ordering::SeqCst) {
+                            std::thread::sleep(Duration::from_micros(20));
+                        }
+                    }
+                })
+        })
+    }));
+    let payload = result.expect_err("the panic reaches the caller");
+    assert_eq!(
+        payload.downcast_ref::<&str>(),
+        Some(&"the left piece fails")
+    );
+    assert!(
+        right_started.load(Ordering::SeqCst),
+        "the two pieces never ran at the same time"
+    );
+    let done = right_items.load(Ordering::SeqCst);
+    assert!(done < HALF, "the right piece ran to its end ({done} items)");
+    // The pool is still usable.
+    assert_eq!(
+        pool().install(|| (0..1000u32).into_par_iter().sum::<u32>()),
+        499_500
+    );
+}
