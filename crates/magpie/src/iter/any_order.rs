@@ -267,6 +267,9 @@ impl<P: Producer, G: Gate<P::Item>> Producer for AnyOrderProducer<P, G> {
     fn min_len(&self) -> usize {
         self.base.min_len()
     }
+    fn max_len(&self) -> usize {
+        self.base.max_len()
+    }
     fn exact(&self) -> bool {
         false
     }

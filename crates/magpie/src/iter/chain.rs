@@ -88,6 +88,9 @@ where
     fn min_len(&self) -> usize {
         self.a.min_len().max(self.b.min_len())
     }
+    fn max_len(&self) -> usize {
+        self.a.max_len().min(self.b.max_len())
+    }
     fn exact(&self) -> bool {
         self.a.exact() && self.b.exact()
     }

@@ -69,6 +69,9 @@ impl<P: Producer> Producer for ChunksProducer<P> {
     fn min_len(&self) -> usize {
         self.base.min_len().div_ceil(self.size)
     }
+    fn max_len(&self) -> usize {
+        (self.base.max_len() / self.size).max(1)
+    }
     fn exact(&self) -> bool {
         true
     }

@@ -193,6 +193,9 @@ where
     fn min_len(&self) -> usize {
         self.items.min_len()
     }
+    fn max_len(&self) -> usize {
+        self.items.max_len()
+    }
     fn exact(&self) -> bool {
         true
     }

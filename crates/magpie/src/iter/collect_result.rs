@@ -132,6 +132,9 @@ where
             self.base.min_len()
         }
     }
+    fn max_len(&self) -> usize {
+        self.base.max_len()
+    }
     fn exact(&self) -> bool {
         false
     }

@@ -61,6 +61,9 @@ impl<P: Producer> Producer for EnumerateProducer<P> {
     fn min_len(&self) -> usize {
         self.base.min_len()
     }
+    fn max_len(&self) -> usize {
+        self.base.max_len()
+    }
     fn exact(&self) -> bool {
         true
     }

@@ -105,6 +105,9 @@ where
     fn min_len(&self) -> usize {
         self.base.min_len()
     }
+    fn max_len(&self) -> usize {
+        self.base.max_len()
+    }
     fn exact(&self) -> bool {
         false
     }
@@ -131,6 +134,9 @@ where
     }
     fn min_len(&self) -> usize {
         self.base.min_len()
+    }
+    fn max_len(&self) -> usize {
+        self.base.max_len()
     }
     fn exact(&self) -> bool {
         false

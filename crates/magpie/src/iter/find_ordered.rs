@@ -87,7 +87,7 @@ impl<P: Producer, R: Send> Search<'_, P, R> {
         if self.beaten(start, end) {
             return None;
         }
-        if !splitter.try_split(len, producer.min_len(), migrated) {
+        if !splitter.split_producer(&producer, migrated) {
             return self.leaf(producer.into_iter(), start, end);
         }
         let (left, right) = producer.split_at(len / 2);

@@ -75,6 +75,9 @@ where
     fn min_len(&self) -> usize {
         self.base.min_len()
     }
+    fn max_len(&self) -> usize {
+        self.base.max_len()
+    }
     fn exact(&self) -> bool {
         false
     }

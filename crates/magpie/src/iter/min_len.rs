@@ -1,4 +1,9 @@
-//! `with_min_len`: a lower bound on the size of a piece.
+//! `with_min_len` and `with_max_len`: bounds on the size of a piece.
+//!
+//! Both wrap the source's producer in one [`LenBounds`] producer. A lower bound stops
+//! the splitter from cutting pieces below it; an upper bound makes it cut every piece
+//! above it, whatever the adaptive splitter's budget (see [`plumbing`](super::plumbing)).
+//! Where the two conflict, the lower bound wins, as in rayon.
 
 use super::plumbing::Producer;
 use super::{IndexedParallelIterator, ParallelIterator};
@@ -18,11 +23,12 @@ impl<I> MinLen<I> {
 
 impl<I: ParallelIterator> ParallelIterator for MinLen<I> {
     type Item = I::Item;
-    type Producer = MinLenProducer<I::Producer>;
+    type Producer = LenBounds<I::Producer>;
     fn into_producer(self) -> Self::Producer {
-        MinLenProducer {
+        LenBounds {
             base: self.base.into_producer(),
             min: self.min,
+            max: usize::MAX,
         }
     }
 }
@@ -33,13 +39,45 @@ impl<I: IndexedParallelIterator> IndexedParallelIterator for MinLen<I> {
     }
 }
 
-/// The producer of [`MinLen`].
-pub struct MinLenProducer<P> {
-    base: P,
-    min: usize,
+/// The parallel iterator of [`ParallelIterator::with_max_len`].
+#[derive(Debug)]
+pub struct MaxLen<I> {
+    base: I,
+    max: usize,
 }
 
-impl<P: Producer> Producer for MinLenProducer<P> {
+impl<I> MaxLen<I> {
+    pub(super) fn new(base: I, max: usize) -> Self {
+        MaxLen { base, max }
+    }
+}
+
+impl<I: ParallelIterator> ParallelIterator for MaxLen<I> {
+    type Item = I::Item;
+    type Producer = LenBounds<I::Producer>;
+    fn into_producer(self) -> Self::Producer {
+        LenBounds {
+            base: self.base.into_producer(),
+            min: 1,
+            max: self.max,
+        }
+    }
+}
+
+impl<I: IndexedParallelIterator> IndexedParallelIterator for MaxLen<I> {
+    fn len(&self) -> usize {
+        self.base.len()
+    }
+}
+
+/// The producer of [`MinLen`] and [`MaxLen`]: the base's, with its bounds narrowed.
+pub struct LenBounds<P> {
+    base: P,
+    min: usize,
+    max: usize,
+}
+
+impl<P: Producer> Producer for LenBounds<P> {
     type Item = P::Item;
     type IntoIter = P::IntoIter;
     fn len(&self) -> usize {
@@ -47,10 +85,10 @@ impl<P: Producer> Producer for MinLenProducer<P> {
     }
     fn split_at(self, index: usize) -> (Self, Self) {
         let (l, r) = self.base.split_at(index);
-        let min = self.min;
+        let (min, max) = (self.min, self.max);
         (
-            MinLenProducer { base: l, min },
-            MinLenProducer { base: r, min },
+            LenBounds { base: l, min, max },
+            LenBounds { base: r, min, max },
         )
     }
     fn into_iter(self) -> Self::IntoIter {
@@ -58,6 +96,9 @@ impl<P: Producer> Producer for MinLenProducer<P> {
     }
     fn min_len(&self) -> usize {
         self.min.max(self.base.min_len())
+    }
+    fn max_len(&self) -> usize {
+        self.max.min(self.base.max_len())
     }
     fn exact(&self) -> bool {
         self.base.exact()

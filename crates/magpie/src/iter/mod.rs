@@ -122,8 +122,8 @@
 //!   their next item once one panics (see `any_order.rs`).
 //!
 //! # Differences
-//! * `with_min_len` is available on every parallel iterator (it bounds positions of the
-//!   source, so it is meaningful after `filter` too); there is no `with_max_len`.
+//! * `with_min_len` and `with_max_len` are available on every parallel iterator (they
+//!   bound positions of the source, so they are meaningful after `filter` too).
 //! * `fold` returns one accumulator per piece as a parallel iterator (as rayon), and
 //!   how many pieces there are depends on stealing (as rayon).
 //! * `flat_map` and `flatten` take parallel iterables as rayon's do, but do not split
@@ -151,7 +151,7 @@
 //! * `panic_fuse` yields a parallel iterator that is not indexed (a piece the fuse
 //!   stops yields fewer items than its positions): put it after `enumerate`, `zip`
 //!   and the other indexed adaptors (rayon's `PanicFuse` is indexed).
-//! * Not provided: `with_max_len`, `fold_chunks`, `by_exponential_blocks` and
+//! * Not provided: `fold_chunks`, `by_exponential_blocks` and
 //!   `by_uniform_blocks`, `intersperse`, and the other string sources
 //!   (`par_split_terminator`, `par_split_inclusive`, `par_matches`,
 //!   `par_encode_utf16`, ...).
@@ -221,7 +221,7 @@ pub use indexed::IndexedParallelIterator;
 pub use interleave::{Interleave, InterleaveShortest};
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
-pub use min_len::MinLen;
+pub use min_len::{LenBounds, MaxLen, MinLen};
 pub use par_bridge::{IterBridge, ParallelBridge};
 pub use parallel_iterator::{Inner, ParallelIterator};
 pub use range::RangeIter;

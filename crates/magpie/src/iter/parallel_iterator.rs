@@ -16,7 +16,7 @@ use super::flat_map_iter::FlatMapIter;
 use super::fold::{Fold, FoldWith, TryFold, TryFoldWith};
 use super::map::Map;
 use super::map_with::{MapInit, MapWith};
-use super::min_len::MinLen;
+use super::min_len::{MaxLen, MinLen};
 use super::plumbing::Producer;
 use super::while_some::WhileSome;
 use super::{drive, find, min_max, unzip, Either, IntoParallelIterator};
@@ -277,6 +277,12 @@ pub trait ParallelIterator: Sized + Send {
     /// Never divides the source into pieces of fewer than `min` positions.
     fn with_min_len(self, min: usize) -> MinLen<Self> {
         MinLen::new(self, min)
+    }
+
+    /// Divides the source until no piece has more than `max` positions (unless
+    /// `with_min_len` forbids it), however little is being stolen.
+    fn with_max_len(self, max: usize) -> MaxLen<Self> {
+        MaxLen::new(self, max)
     }
 
     /// Calls `f` on every item.

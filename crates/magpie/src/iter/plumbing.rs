@@ -15,7 +15,9 @@
 //! We chose it over lazy binary splitting (which polls the local queue, a cost on every
 //! chunk) and heartbeat promotion (which needs a timer in the pool) because it needs
 //! nothing from the pool but `join` and the index of the current thread, and it is what
-//! rayon users' code was tuned against. `with_min_len` bounds how small a piece gets.
+//! rayon users' code was tuned against. `with_min_len` bounds how small a piece gets;
+//! `with_max_len` makes the splitter cut every piece longer than its bound, budget or
+//! not (`with_max_len(1)`: one item per piece, for a few very uneven items).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -49,6 +51,12 @@ pub trait Producer: Send + Sized {
     /// The fewest positions a piece may have (see `with_min_len`).
     fn min_len(&self) -> usize {
         1
+    }
+    /// The most positions a piece may have before it is split whatever the splitter's
+    /// budget (see `with_max_len`); `min_len` wins where the two conflict. An adaptor
+    /// forwards its base's bounds, scaled to its own positions.
+    fn max_len(&self) -> usize {
+        usize::MAX
     }
     /// Whether every position yields exactly one item.
     fn exact(&self) -> bool;
@@ -95,6 +103,14 @@ impl Splitter {
             false
         }
     }
+
+    /// Whether `producer` should be split: it is longer than its `max_len` (and may be
+    /// halved without going under its `min_len`), or the adaptive budget allows.
+    pub(crate) fn split_producer(&mut self, producer: &impl Producer, migrated: bool) -> bool {
+        let (len, min_len) = (producer.len(), producer.min_len());
+        let too_long = len > producer.max_len() && len / 2 >= min_len.max(1);
+        too_long || self.try_split(len, min_len, migrated)
+    }
 }
 
 /// What to do with each piece and how to combine two neighbours' results.
@@ -138,7 +154,7 @@ where
 {
     let len = producer.len();
     let stopped = reducer.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    if stopped || !splitter.try_split(len, producer.min_len(), migrated) {
+    if stopped || !splitter.split_producer(&producer, migrated) {
         return (reducer.leaf)(producer.into_iter());
     }
     let (left, right) = producer.split_at(len / 2);

@@ -65,6 +65,9 @@ impl<P: Producer> Producer for StepByProducer<P> {
     fn min_len(&self) -> usize {
         self.base.min_len().div_ceil(self.step)
     }
+    fn max_len(&self) -> usize {
+        (self.base.max_len() / self.step).max(1)
+    }
     fn exact(&self) -> bool {
         self.base.exact()
     }

@@ -56,6 +56,9 @@ impl<A: Producer, B: Producer> Producer for ZipProducer<A, B> {
     fn min_len(&self) -> usize {
         self.a.min_len().max(self.b.min_len())
     }
+    fn max_len(&self) -> usize {
+        self.a.max_len().min(self.b.max_len())
+    }
     fn exact(&self) -> bool {
         true
     }

@@ -1,5 +1,5 @@
 //! The rest of rayon's iterator API that code moving from rayon calls: `update`,
-//! `take_any`/`skip_any` and their `_while` forms, `panic_fuse`, `try_reduce_with`,
+//! `with_max_len`, `take_any`/`skip_any` and their `_while` forms, `panic_fuse`, `try_reduce_with`,
 //! `partition_map`, `collect_vec_list`, `unzip_into_vecs` and the lexicographic
 //! comparisons, against the sequential iterator (or, for the cuts whose items depend on
 //! timing, against the properties rayon documents), on random, empty and one-element
@@ -24,6 +24,37 @@ fn is_ordered_subsequence(got: &[(usize, u32)], v: &[u32]) -> bool {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn with_max_len_bounds_every_piece(n in 0usize..5000, max in 1usize..300, min in 1usize..40) {
+        let p = pool();
+        // `fold` yields one count per piece: every piece is cut to `max` positions or
+        // fewer, through the adaptors that come after the bound.
+        let pieces: Vec<usize> = p.install(|| {
+            (0..n).into_par_iter().with_max_len(max).map(|x| x + 1).enumerate().fold(|| 0, |c, _| c + 1).collect()
+        });
+        prop_assert_eq!(pieces.iter().sum::<usize>(), n);
+        prop_assert!(pieces.iter().all(|&c| c <= max), "a piece over {}: {:?}", max, pieces);
+        prop_assert!(pieces.len() >= n.div_ceil(max));
+        // After a filter the bound is on positions, so on items too.
+        let kept: Vec<usize> = p.install(|| {
+            (0..n).into_par_iter().filter(|x| x % 3 != 0).with_max_len(max).fold(|| 0, |c, _| c + 1).collect()
+        });
+        prop_assert_eq!(kept.iter().sum::<usize>(), (0..n).filter(|x| x % 3 != 0).count());
+        prop_assert!(kept.iter().all(|&c| c <= max));
+        // A lower bound wins: no piece is cut below `min`, so one may keep up to
+        // 2 × min - 1 positions.
+        let both: Vec<usize> = p.install(|| {
+            (0..n).into_par_iter().with_min_len(min).with_max_len(max).fold(|| 0, |c, _| c + 1).collect()
+        });
+        prop_assert_eq!(both.iter().sum::<usize>(), n);
+        prop_assert!(both.iter().all(|&c| c <= max.max(2 * min - 1)));
+        // Ordered consumers see the same items.
+        let v: Vec<usize> = p.install(|| (0..n).into_par_iter().with_max_len(max).map(|x| x * 2).collect());
+        prop_assert_eq!(v, (0..n).map(|x| x * 2).collect::<Vec<_>>());
+        let first = p.install(|| (0..n).into_par_iter().with_max_len(max).find_first(|x| x % 97 == 96));
+        prop_assert_eq!(first, (0..n).find(|x| x % 97 == 96));
+    }
 
     #[test]
     fn take_and_skip_any_keep_counts_and_order(v in prop::collection::vec(0u32..100, 0..3000), n in 0usize..3500, min in 1usize..200) {
