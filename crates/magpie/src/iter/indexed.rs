@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use super::chunks::VecChunks;
+use super::chunks::{FoldChunks, FoldChunksWith, VecChunks};
 use super::enumerate::Enumerate;
 use super::interleave::{Interleave, InterleaveShortest};
 use super::plumbing::Producer;
@@ -78,7 +78,34 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// # Panics
     /// If `size` is 0.
     fn chunks(self, size: usize) -> VecChunks<Self> {
-        VecChunks::new(self, size)
+        VecChunks::into_vecs(self, size)
+    }
+
+    /// Folds every `size` consecutive items (the last chunk may be shorter) into one
+    /// value, starting from `identity()`: `chunks(size)` with each chunk folded instead
+    /// of collected, so no `Vec` is built.
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn fold_chunks<T, ID, F>(self, size: usize, identity: ID, fold_op: F) -> FoldChunks<Self, ID, F>
+    where
+        ID: Fn() -> T + Sync + Send,
+        F: Fn(T, Self::Item) -> T + Sync + Send,
+        T: Send,
+    {
+        FoldChunks::fold_from(self, size, identity, fold_op)
+    }
+
+    /// `fold_chunks` starting every chunk from a clone of `init`.
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn fold_chunks_with<T, F>(self, size: usize, init: T, fold_op: F) -> FoldChunksWith<Self, T, F>
+    where
+        T: Send + Clone,
+        F: Fn(T, Self::Item) -> T + Sync + Send,
+    {
+        FoldChunksWith::fold_from_clone(self, size, init, fold_op)
     }
 
     /// Collects the items into `target` in order, replacing what it held and reusing

@@ -151,7 +151,7 @@
 //! * `panic_fuse` yields a parallel iterator that is not indexed (a piece the fuse
 //!   stops yields fewer items than its positions): put it after `enumerate`, `zip`
 //!   and the other indexed adaptors (rayon's `PanicFuse` is indexed).
-//! * Not provided: `fold_chunks`, `by_exponential_blocks` and
+//! * Not provided: `by_exponential_blocks` and
 //!   `by_uniform_blocks`, `intersperse`, and the other string sources
 //!   (`par_split_terminator`, `par_split_inclusive`, `par_matches`,
 //!   `par_encode_utf16`, ...).
@@ -207,7 +207,9 @@ pub use any_order::{
     TakeAnyWhile, TakeCount, TakeWhile,
 };
 pub use chain::Chain;
-pub use chunks::VecChunks;
+pub use chunks::{
+    ChunkFold, Chunked, FoldChunks, FoldChunksWith, FoldFrom, FoldFromClone, IntoVec, VecChunks,
+};
 pub use chunks_exact::{ChunksExact, ChunksExactMut};
 pub use collect::FromParallelIterator;
 pub use drain::{Drain, ParallelDrainRange};

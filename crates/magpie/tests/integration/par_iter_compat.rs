@@ -1,5 +1,6 @@
 //! The rest of rayon's iterator API that code moving from rayon calls: `update`,
-//! `with_max_len`, `take_any`/`skip_any` and their `_while` forms, `panic_fuse`, `try_reduce_with`,
+//! `with_max_len`, `fold_chunks`, `take_any`/`skip_any` and their `_while` forms,
+//! `panic_fuse`, `try_reduce_with`,
 //! `partition_map`, `collect_vec_list`, `unzip_into_vecs` and the lexicographic
 //! comparisons, against the sequential iterator (or, for the cuts whose items depend on
 //! timing, against the properties rayon documents), on random, empty and one-element
@@ -54,6 +55,28 @@ proptest! {
         prop_assert_eq!(v, (0..n).map(|x| x * 2).collect::<Vec<_>>());
         let first = p.install(|| (0..n).into_par_iter().with_max_len(max).find_first(|x| x % 97 == 96));
         prop_assert_eq!(first, (0..n).find(|x| x % 97 == 96));
+    }
+
+    #[test]
+    fn fold_chunks_match_std_chunks(v in prop::collection::vec(0u32..1000, 0..3000), size in 1usize..70, max in 1usize..50) {
+        let p = pool();
+        let want: Vec<u64> = v.chunks(size).map(|c| c.iter().map(|&x| u64::from(x)).sum()).collect();
+        let got: Vec<u64> = p.install(|| {
+            v.par_iter().with_max_len(max).fold_chunks(size, || 0u64, |acc, &x| acc + u64::from(x)).collect()
+        });
+        prop_assert_eq!(got, want);
+        // The initial value is cloned per chunk; a `Cell` is `Send` but not `Sync`.
+        let got: Vec<u32> = p.install(|| {
+            v.par_iter()
+                .fold_chunks_with(size, std::cell::Cell::new(0u32), |acc, &x| {
+                    acc.set(acc.get().max(x));
+                    acc
+                })
+                .map(std::cell::Cell::into_inner)
+                .collect()
+        });
+        prop_assert_eq!(got, v.chunks(size).map(|c| *c.iter().max().unwrap()).collect::<Vec<_>>());
+        prop_assert_eq!(p.install(|| v.par_iter().fold_chunks(size, || 0, |n, _| n + 1).len()), v.len().div_ceil(size));
     }
 
     #[test]
