@@ -6,8 +6,10 @@
 //! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms and
 //! `par_sort_by_cached_key()`; `par_drain(range)` on `Vec`s;
 //! `par_iter()`/`into_par_iter()` on the standard maps, sets and `VecDeque` (and
-//! `par_iter_mut()` on the maps and `VecDeque`); `par_chars()`, `par_char_indices()`,
-//! `par_bytes()`, `par_split()`, `par_lines()` and `par_split_whitespace()` on strings;
+//! `par_iter_mut()` on the maps and `VecDeque`); on strings `par_chars()`,
+//! `par_char_indices()`, `par_bytes()`, `par_encode_utf16()`, `par_lines()`,
+//! `par_split()` (also `_inclusive`, `_terminator`), `par_split_whitespace()` (also
+//! `_ascii_whitespace`), `par_matches()` and `par_match_indices()`;
 //! `par_bridge()` on any `Iterator + Send`; `par_extend()` on the standard collections.
 //! The adaptors and consumers carry rayon's names and meaning:
 //!
@@ -142,7 +144,10 @@
 //! * On Linux, `collect` and `par_extend` into a `Vec` map the output's pages 256 KiB
 //!   at a time just before writing them (`MADV_POPULATE_WRITE`; see `prefault.rs`)
 //!   when a piece writes 512 KiB or more: the same memory as rayon's, fewer faults.
-//! * `par_split` takes a `char` or a `Fn(char) -> bool`, not `&[char]`.
+//! * The string patterns (`par_split` and its kin, `par_matches`) are a `char` or a
+//!   `Fn(char) -> bool`, not `&[char]` or `&str`; the iterator of
+//!   `par_match_indices` and `par_encode_utf16` is a `Map`/`FlatMapIter`, not a type
+//!   of its own.
 //! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
 //!   (rayon strips a `\r` from the end of every line).
 //! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
@@ -151,10 +156,7 @@
 //! * `panic_fuse` yields a parallel iterator that is not indexed (a piece the fuse
 //!   stops yields fewer items than its positions): put it after `enumerate`, `zip`
 //!   and the other indexed adaptors (rayon's `PanicFuse` is indexed).
-//! * Not provided: `by_exponential_blocks` and
-//!   `by_uniform_blocks`, `intersperse`, and the other string sources
-//!   (`par_split_terminator`, `par_split_inclusive`, `par_matches`,
-//!   `par_encode_utf16`, ...).
+//! * Not provided: `by_exponential_blocks`, `by_uniform_blocks` and `intersperse`.
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
@@ -231,7 +233,11 @@ pub use rchunks::{RChunks, RChunksExact, RChunksExactMut, RChunksMut};
 pub use rev::Rev;
 pub use slice::{Chunks, ChunksMut, Iter, IterMut, ParallelSlice, ParallelSliceMut};
 pub use step_by::StepBy;
-pub use str_split::{Lines, Pattern, Split, SplitWhitespace};
+pub use str_split::{
+    AfterSeparator, ByAsciiWhitespace, ByLine, ByMatch, BySeparator, ByWhitespace, Cut, Lines,
+    Matches, Pattern, PatternCut, PatternPieces, Split, SplitAsciiWhitespace, SplitInclusive,
+    SplitProducer, SplitTerminator, SplitWhitespace, StrSplit,
+};
 pub use string::{Bytes, CharIndices, Chars, ParallelString};
 pub use take_skip::{Skip, Take};
 pub use try_ops::Try;

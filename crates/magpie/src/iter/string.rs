@@ -1,5 +1,6 @@
 //! Strings as parallel sources: the [`ParallelString`] trait (`par_chars`,
-//! `par_char_indices`, `par_bytes`, and the splits of [`super::str_split`]).
+//! `par_char_indices`, `par_bytes`, `par_encode_utf16`, and the splits and matches
+//! of [`super::str_split`]).
 //!
 //! A string's positions are its bytes, so the splitter halves it by length; a cut
 //! that falls inside a character moves back to the character's first byte, so every
@@ -9,8 +10,11 @@
 //! indexed); `par_bytes` yields one per position and is.
 
 use super::plumbing::Producer;
-use super::str_split::{Lines, Pattern, Split, SplitWhitespace};
-use super::{IndexedParallelIterator, ParallelIterator};
+use super::str_split::{
+    ByAsciiWhitespace, ByLine, ByWhitespace, Lines, Matches, Pattern, Split, SplitAsciiWhitespace,
+    SplitInclusive, SplitTerminator, SplitWhitespace, StrSplit,
+};
+use super::{FlatMapIter, IndexedParallelIterator, Map, ParallelIterator};
 
 /// The longest UTF-8 encoding of a character, in bytes: the smallest piece of a
 /// string, so that a cut near the middle of a piece of twice this is never at an end.
@@ -73,13 +77,64 @@ pub trait ParallelString {
     /// empty last line after a final line ending). Like `str::lines`, a last line that
     /// ends in a bare `\r` keeps it (`"a\r"` gives `"a\r"`); rayon strips it.
     fn par_lines(&self) -> Lines<'_> {
-        Lines::new(self.as_parallel_string())
+        StrSplit::whole(self.as_parallel_string(), ByLine)
     }
 
     /// Parallel iterator over the substrings between runs of whitespace, as
     /// `str::split_whitespace`.
     fn par_split_whitespace(&self) -> SplitWhitespace<'_> {
-        SplitWhitespace::new(self.as_parallel_string())
+        StrSplit::whole(self.as_parallel_string(), ByWhitespace)
+    }
+
+    /// Parallel iterator over the substrings between runs of ASCII whitespace, as
+    /// `str::split_ascii_whitespace`.
+    fn par_split_ascii_whitespace(&self) -> SplitAsciiWhitespace<'_> {
+        StrSplit::whole(self.as_parallel_string(), ByAsciiWhitespace)
+    }
+
+    /// Parallel iterator over the substrings each ending with a match of `separator`
+    /// (the last may end without one), as `str::split_inclusive`.
+    fn par_split_inclusive<P: Pattern>(&self, separator: P) -> SplitInclusive<'_, P> {
+        SplitInclusive::new(self.as_parallel_string(), separator)
+    }
+
+    /// `par_split` without the empty substring after a final separator, as
+    /// `str::split_terminator` (`"a,b,"` gives `"a"`, `"b"`; `""` gives nothing).
+    fn par_split_terminator<P: Pattern>(&self, terminator: P) -> SplitTerminator<'_, P> {
+        Split::terminator(self.as_parallel_string(), terminator)
+    }
+
+    /// Parallel iterator over the matches of `pattern` (each one character), as
+    /// `str::matches`.
+    fn par_matches<P: Pattern>(&self, pattern: P) -> Matches<'_, P> {
+        Matches::new(self.as_parallel_string(), pattern)
+    }
+
+    /// The matches of `pattern` with their byte offsets, as `str::match_indices`.
+    fn par_match_indices<'a, P: Pattern>(
+        &'a self,
+        pattern: P,
+    ) -> Map<Matches<'a, P>, impl Fn(&'a str) -> (usize, &'a str) + Sync + Send> {
+        let s = self.as_parallel_string();
+        // Every match is a subslice of `s`: its offset is the distance of the addresses.
+        let base = s.as_ptr() as usize;
+        s.par_matches(pattern)
+            .map(move |m: &'a str| (m.as_ptr() as usize - base, m))
+    }
+
+    /// Parallel iterator over the string as UTF-16 code units, as
+    /// `str::encode_utf16`.
+    fn par_encode_utf16(
+        &self,
+    ) -> FlatMapIter<
+        Chars<'_>,
+        impl Fn(char) -> std::iter::Take<std::array::IntoIter<u16, 2>> + Sync + Send,
+    > {
+        self.par_chars().flat_map_iter(|c| {
+            let mut units = [0; 2];
+            let n = c.encode_utf16(&mut units).len();
+            units.into_iter().take(n)
+        })
     }
 }
 

@@ -1,7 +1,9 @@
 //! The sources beyond slices and ranges against their sequential iterators: the
 //! standard maps, sets and `VecDeque` (by reference, mutable reference and value) and
-//! the string sources (`par_chars`, `par_char_indices`, `par_bytes`, `par_lines`,
-//! `par_split`, `par_split_whitespace`) on random text with multi-byte characters.
+//! the string sources (`par_chars`, `par_char_indices`, `par_bytes`,
+//! `par_encode_utf16`, `par_lines`, the `par_split` family, `par_matches` and
+//! `par_match_indices`) on random text with multi-byte characters, cut finely by
+//! `with_max_len` as well as by the adaptive splitter.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
@@ -99,7 +101,7 @@ proptest! {
     }
 
     #[test]
-    fn splits_match_std(s in text(), min in 1usize..64) {
+    fn splits_match_std(s in text(), min in 1usize..64, max in 1usize..64) {
         let p = pool();
         let got: Vec<&str> = p.install(|| s.par_split(',').with_min_len(min).collect());
         prop_assert_eq!(got, s.split(',').collect::<Vec<_>>());
@@ -113,6 +115,27 @@ proptest! {
         // The ordered search over parts, and a chain of two split sources.
         let last = p.install(|| s.par_lines().find_last(|l| l.contains('b')));
         prop_assert_eq!(last, s.lines().rev().find(|l| l.contains('b')));
+        // The other splits and the matches, cut into pieces of at most `max` bytes.
+        let got: Vec<&str> = p.install(|| s.par_split_inclusive(',').with_max_len(max).collect());
+        prop_assert_eq!(got, s.split_inclusive(',').collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_split_inclusive(sep).with_max_len(max).collect());
+        prop_assert_eq!(got, s.split_inclusive(sep).collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_split_terminator(',').with_max_len(max).collect());
+        prop_assert_eq!(got, s.split_terminator(',').collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_split_terminator(sep).with_max_len(max).collect());
+        prop_assert_eq!(got, s.split_terminator(sep).collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_split(',').with_max_len(max).collect());
+        prop_assert_eq!(got, s.split(',').collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_lines().with_max_len(max).collect());
+        prop_assert_eq!(got, s.lines().collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_split_ascii_whitespace().with_max_len(max).collect());
+        prop_assert_eq!(got, s.split_ascii_whitespace().collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_matches(sep).with_max_len(max).collect());
+        prop_assert_eq!(got, s.matches(sep).collect::<Vec<_>>());
+        let got: Vec<(usize, &str)> = p.install(|| s.par_match_indices(',').with_max_len(max).collect());
+        prop_assert_eq!(got, s.match_indices(',').collect::<Vec<_>>());
+        let got: Vec<u16> = p.install(|| s.par_encode_utf16().with_max_len(max).collect());
+        prop_assert_eq!(got, s.encode_utf16().collect::<Vec<_>>());
         let mid = (0..=s.len() / 2).rev().find(|&i| s.is_char_boundary(i)).unwrap();
         let (a, b) = s.split_at(mid);
         let got: Vec<&str> = p.install(|| a.par_split(',').chain(b.par_split(',')).collect());
@@ -123,13 +146,27 @@ proptest! {
 #[test]
 fn empty_and_single_inputs() {
     pool().install(|| {
-        for s in ["", "a", "é", ",", "\n", " ", "\r\n", "😀"] {
+        for s in ["", "a", "é", ",", ",,", "a,", ",a", "\n", " ", "\r\n", "😀"] {
             let split: Vec<&str> = s.par_split(',').collect();
             assert_eq!(split, s.split(',').collect::<Vec<_>>(), "{s:?}");
             let lines: Vec<&str> = s.par_lines().collect();
             assert_eq!(lines, s.lines().collect::<Vec<_>>(), "{s:?}");
             let words: Vec<&str> = s.par_split_whitespace().collect();
             assert_eq!(words, s.split_whitespace().collect::<Vec<_>>(), "{s:?}");
+            let words: Vec<&str> = s.par_split_ascii_whitespace().collect();
+            assert_eq!(
+                words,
+                s.split_ascii_whitespace().collect::<Vec<_>>(),
+                "{s:?}"
+            );
+            let parts: Vec<&str> = s.par_split_inclusive(',').collect();
+            assert_eq!(parts, s.split_inclusive(',').collect::<Vec<_>>(), "{s:?}");
+            let parts: Vec<&str> = s.par_split_terminator(',').collect();
+            assert_eq!(parts, s.split_terminator(',').collect::<Vec<_>>(), "{s:?}");
+            let found: Vec<(usize, &str)> = s.par_match_indices(',').collect();
+            assert_eq!(found, s.match_indices(',').collect::<Vec<_>>(), "{s:?}");
+            let units: Vec<u16> = s.par_encode_utf16().collect();
+            assert_eq!(units, s.encode_utf16().collect::<Vec<_>>(), "{s:?}");
             assert_eq!(s.par_chars().collect::<String>(), s);
             assert_eq!(s.par_bytes().count(), s.len());
             // An empty string has no positions yet yields one substring; a split of
