@@ -2,7 +2,8 @@
 //!
 //! `use magpie::prelude::*;` brings `par_iter()`, `par_iter_mut()` and `into_par_iter()`
 //! on slices, `Vec`s, arrays and integer ranges; on slices the views `par_chunks()`,
-//! `par_chunks_exact()`, `par_rchunks()` (each also `_mut`) and `par_windows()`, and the
+//! `par_chunks_exact()`, `par_rchunks()`, `par_split()`, `par_split_inclusive()`,
+//! `par_chunk_by()` (each also `_mut`) and `par_windows()`, and the
 //! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms and
 //! `par_sort_by_cached_key()`; `par_drain(range)` on `Vec`s;
 //! `par_iter()`/`into_par_iter()` on the standard maps, sets and `VecDeque` (and
@@ -147,7 +148,8 @@
 //! * The string patterns (`par_split` and its kin, `par_matches`) are a `char` or a
 //!   `Fn(char) -> bool`, not `&[char]` or `&str`; the iterator of
 //!   `par_match_indices` and `par_encode_utf16` is a `Map`/`FlatMapIter`, not a type
-//!   of its own.
+//!   of its own. The slices' splits are [`SplitSlice`], [`ChunkBy`] and kin (rayon:
+//!   `slice::Split`, ...), as [`Split`] is the string's.
 //! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
 //!   (rayon strips a `\r` from the end of every line).
 //! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
@@ -190,6 +192,7 @@ mod range;
 mod rchunks;
 mod rev;
 mod slice;
+mod slice_split;
 mod sort;
 mod step_by;
 mod str_split;
@@ -232,6 +235,11 @@ pub use range::RangeIter;
 pub use rchunks::{RChunks, RChunksExact, RChunksExactMut, RChunksMut};
 pub use rev::Rev;
 pub use slice::{Chunks, ChunksMut, Iter, IterMut, ParallelSlice, ParallelSliceMut};
+pub use slice_split::{
+    Boundary, ChunkBy, ChunkByMut, EndsWithSeparator, Part, Separator, SlicePieces, SliceSplit,
+    SliceSplitProducer, SplitSlice, SplitSliceInclusive, SplitSliceInclusiveMut, SplitSliceMut,
+    Unpaired,
+};
 pub use step_by::StepBy;
 pub use str_split::{
     AfterSeparator, ByAsciiWhitespace, ByLine, ByMatch, BySeparator, ByWhitespace, Cut, Lines,

@@ -7,6 +7,10 @@ use std::cmp::Ordering;
 use super::chunks_exact::{ChunksExact, ChunksExactMut};
 use super::plumbing::Producer;
 use super::rchunks::{RChunks, RChunksExact, RChunksExactMut, RChunksMut};
+use super::slice_split::{
+    ChunkBy, ChunkByMut, SliceSplit, SplitSlice, SplitSliceInclusive, SplitSliceInclusiveMut,
+    SplitSliceMut,
+};
 use super::sort::{self, By, Natural};
 use super::windows::Windows;
 use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
@@ -73,6 +77,24 @@ pub trait ParallelSlice<T: Sync> {
     /// # Panics
     /// If `size` is 0.
     fn par_windows(&self, size: usize) -> Windows<'_, T>;
+
+    /// Parallel iterator over the subslices between elements for which `separator`
+    /// holds, as `slice::split`.
+    fn par_split<P>(&self, separator: P) -> SplitSlice<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send;
+
+    /// Parallel iterator over the subslices each ending with an element for which
+    /// `separator` holds (the last may end without one), as `slice::split_inclusive`.
+    fn par_split_inclusive<P>(&self, separator: P) -> SplitSliceInclusive<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send;
+
+    /// Parallel iterator over the runs of elements in which `pred` holds for every two
+    /// neighbours, as `slice::chunk_by`.
+    fn par_chunk_by<P>(&self, pred: P) -> ChunkBy<'_, T, P>
+    where
+        P: Fn(&T, &T) -> bool + Sync + Send;
 }
 
 impl<T: Sync> ParallelSlice<T> for [T] {
@@ -91,6 +113,24 @@ impl<T: Sync> ParallelSlice<T> for [T] {
     }
     fn par_windows(&self, size: usize) -> Windows<'_, T> {
         Windows::new(self, size)
+    }
+    fn par_split<P>(&self, separator: P) -> SplitSlice<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SliceSplit::on_separator(self, separator)
+    }
+    fn par_split_inclusive<P>(&self, separator: P) -> SplitSliceInclusive<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SliceSplit::after_separator(self, separator)
+    }
+    fn par_chunk_by<P>(&self, pred: P) -> ChunkBy<'_, T, P>
+    where
+        P: Fn(&T, &T) -> bool + Sync + Send,
+    {
+        SliceSplit::unpaired(self, pred)
     }
 }
 
@@ -122,6 +162,24 @@ pub trait ParallelSliceMut<T: Send> {
     /// # Panics
     /// If `size` is 0.
     fn par_rchunks_exact_mut(&mut self, size: usize) -> RChunksExactMut<'_, T>;
+
+    /// Parallel iterator over the mutable subslices between elements for which
+    /// `separator` holds, as `slice::split_mut`.
+    fn par_split_mut<P>(&mut self, separator: P) -> SplitSliceMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send;
+
+    /// Mutable [`par_split_inclusive`](ParallelSlice::par_split_inclusive), as
+    /// `slice::split_inclusive_mut`.
+    fn par_split_inclusive_mut<P>(&mut self, separator: P) -> SplitSliceInclusiveMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send;
+
+    /// Mutable [`par_chunk_by`](ParallelSlice::par_chunk_by), as
+    /// `slice::chunk_by_mut`.
+    fn par_chunk_by_mut<P>(&mut self, pred: P) -> ChunkByMut<'_, T, P>
+    where
+        P: Fn(&T, &T) -> bool + Sync + Send;
 
     /// Sorts in parallel, keeping equal elements in order (a merge sort: the halves
     /// sort in parallel, then merge; needs a buffer of the slice's size).
@@ -180,6 +238,24 @@ impl<T: Send> ParallelSliceMut<T> for [T] {
     }
     fn par_rchunks_exact_mut(&mut self, size: usize) -> RChunksExactMut<'_, T> {
         RChunksExactMut::new(self, size)
+    }
+    fn par_split_mut<P>(&mut self, separator: P) -> SplitSliceMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SliceSplit::on_separator(self, separator)
+    }
+    fn par_split_inclusive_mut<P>(&mut self, separator: P) -> SplitSliceInclusiveMut<'_, T, P>
+    where
+        P: Fn(&T) -> bool + Sync + Send,
+    {
+        SliceSplit::after_separator(self, separator)
+    }
+    fn par_chunk_by_mut<P>(&mut self, pred: P) -> ChunkByMut<'_, T, P>
+    where
+        P: Fn(&T, &T) -> bool + Sync + Send,
+    {
+        SliceSplit::unpaired(self, pred)
     }
     fn par_sort(&mut self)
     where

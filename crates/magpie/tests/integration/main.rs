@@ -14,6 +14,7 @@ mod par_iter_drain_sort;
 mod par_iter_find;
 mod par_iter_more;
 mod par_iter_shapes;
+mod par_iter_slice_split;
 mod par_iter_sources;
 mod par_iter_with;
 mod pool;
