@@ -279,8 +279,10 @@ pub trait ParallelIterator: Sized + Send {
         MinLen::new(self, min)
     }
 
-    /// Divides the source until no piece has more than `max` positions (unless
-    /// `with_min_len` forbids it), however little is being stolen.
+    /// Divides the source until no piece has more than `max` positions, however
+    /// little is being stolen, unless `with_min_len` forbids it or the source cannot be
+    /// cut there (a string part without a separator, a `par_chars` piece of one
+    /// character, a `chunks` chunk longer than `max`).
     fn with_max_len(self, max: usize) -> MaxLen<Self> {
         MaxLen::new(self, max)
     }
@@ -359,7 +361,8 @@ pub trait ParallelIterator: Sized + Send {
     }
 
     /// `try_reduce` without an identity: `None` if there are no items, else the
-    /// combined value or the first failure met (the other workers stop soon after).
+    /// combined value or a failure (the leftmost of those found; the other workers
+    /// stop soon after one is found).
     fn try_reduce_with<T, OP>(self, op: OP) -> Option<Self::Item>
     where
         OP: Fn(T, T) -> Self::Item + Sync + Send,

@@ -17,7 +17,8 @@
 //! nothing from the pool but `join` and the index of the current thread, and it is what
 //! rayon users' code was tuned against. `with_min_len` bounds how small a piece gets;
 //! `with_max_len` makes the splitter cut every piece longer than its bound, budget or
-//! not (`with_max_len(1)`: one item per piece, for a few very uneven items).
+//! not, spending the budget as it goes (`with_max_len(1)`: one item per piece, for a
+//! few very uneven items).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -105,11 +106,15 @@ impl Splitter {
     }
 
     /// Whether `producer` should be split: it is longer than its `max_len` (and may be
-    /// halved without going under its `min_len`), or the adaptive budget allows.
+    /// halved without going under its `min_len`), or the adaptive budget allows. A
+    /// forced split spends the budget too, so that pieces end near `max_len` rather
+    /// than a few levels below it (as rayon's length splitter, whose budget starts at
+    /// `len / max_len`).
     pub(crate) fn split_producer(&mut self, producer: &impl Producer, migrated: bool) -> bool {
         let (len, min_len) = (producer.len(), producer.min_len());
         let too_long = len > producer.max_len() && len / 2 >= min_len.max(1);
-        too_long || self.try_split(len, min_len, migrated)
+        let budget = self.try_split(len, min_len, migrated);
+        too_long || budget
     }
 }
 

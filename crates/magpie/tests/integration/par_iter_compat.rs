@@ -17,6 +17,17 @@ use proptest::prelude::*;
 use crate::common;
 use common::iter_pool as pool;
 
+/// A pool of one thread, where nothing is stolen.
+fn one_thread() -> &'static magpie::ThreadPool {
+    static POOL: std::sync::OnceLock<magpie::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        magpie::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+    })
+}
+
 /// Whether the `(index, value)` pairs come in increasing index order and each value is
 /// the input's at that index: a subsequence of `v`, in order.
 fn is_ordered_subsequence(got: &[(usize, u32)], v: &[u32]) -> bool {
@@ -36,7 +47,20 @@ proptest! {
         });
         prop_assert_eq!(pieces.iter().sum::<usize>(), n);
         prop_assert!(pieces.iter().all(|&c| c <= max), "a piece over {}: {:?}", max, pieces);
-        prop_assert!(pieces.len() >= n.div_ceil(max));
+        // Scaled to the adaptor's positions: a chunk of 4 spans 4 base positions.
+        let chunks: Vec<usize> = p.install(|| {
+            (0..n).into_par_iter().with_max_len(max).chunks(4).fold(|| 0, |c, _| c + 1).collect()
+        });
+        prop_assert_eq!(chunks.iter().sum::<usize>(), n.div_ceil(4));
+        prop_assert!(chunks.iter().all(|&c| c <= (max / 4).max(1)));
+        // On one thread nothing is stolen, so the pieces are exactly those of the
+        // forced splits, which spend the budget: none is cut below half of `max`.
+        if n > max {
+            let pieces: Vec<usize> = one_thread().install(|| {
+                (0..n).into_par_iter().with_max_len(max).fold(|| 0, |c, _| c + 1).collect()
+            });
+            prop_assert!(pieces.iter().all(|&c| c <= max && c >= max.div_ceil(2)), "max {}: {:?}", max, pieces);
+        }
         // After a filter the bound is on positions, so on items too.
         let kept: Vec<usize> = p.install(|| {
             (0..n).into_par_iter().filter(|x| x % 3 != 0).with_max_len(max).fold(|| 0, |c, _| c + 1).collect()
@@ -151,6 +175,11 @@ proptest! {
             Some(v.iter().copied().try_fold(0, |acc, x| Some(acc + x?)))
         };
         prop_assert_eq!(got, want);
+        // The success path on long inputs too: the same values without the `None`s.
+        let all_some: Vec<Option<u32>> = v.iter().flatten().map(|&x| Some(x)).collect();
+        let got = p.install(|| all_some.par_iter().copied().try_reduce_with(|a, b| Some(a + b)));
+        let sum: u32 = v.iter().flatten().sum();
+        prop_assert_eq!(got, (!all_some.is_empty()).then_some(Some(sum)));
         // A failure from the operation itself: a sum past a bound.
         let bounded = |a: u32, b: u32| if a + b > 200_000 { Err("too big") } else { Ok(a + b) };
         let got = p.install(|| v.par_iter().flat_map_iter(|&x| x).map(Ok::<u32, &str>).try_reduce_with(bounded));
@@ -166,20 +195,22 @@ proptest! {
     }
 
     #[test]
-    fn comparisons_match_std(a in prop::collection::vec(0u8..3, 0..400), b in prop::collection::vec(0u8..3, 0..400), cut in 0usize..400) {
+    fn comparisons_match_std(a in prop::collection::vec(0u8..3, 0..400), b in prop::collection::vec(0u8..3, 0..400), cut in 0usize..400, max in 1usize..50) {
         let p = pool();
-        // Random pairs are mostly unequal at once; a prefix of `a` tests equal runs.
+        // Random pairs are mostly unequal at once; a prefix of `a` tests equal runs
+        // that end by length, on either side; `with_max_len` cuts the search into
+        // several pieces.
         let prefix = &a[..cut.min(a.len())];
-        for other in [&b[..], prefix, &a[..]] {
-            let (x, y) = (|| a.par_iter(), || other.par_iter());
-            prop_assert_eq!(p.install(|| x().cmp(y())), a.iter().cmp(other.iter()));
-            prop_assert_eq!(p.install(|| x().partial_cmp(y())), a.iter().partial_cmp(other.iter()));
-            prop_assert_eq!(p.install(|| x().eq(y())), a.iter().eq(other.iter()));
-            prop_assert_eq!(p.install(|| x().ne(y())), a.iter().ne(other.iter()));
-            prop_assert_eq!(p.install(|| x().lt(y())), a.iter().lt(other.iter()));
-            prop_assert_eq!(p.install(|| x().le(y())), a.iter().le(other.iter()));
-            prop_assert_eq!(p.install(|| x().gt(y())), a.iter().gt(other.iter()));
-            prop_assert_eq!(p.install(|| x().ge(y())), a.iter().ge(other.iter()));
+        for (left, right) in [(&a[..], &b[..]), (&a[..], prefix), (prefix, &a[..]), (&a[..], &a[..])] {
+            let (x, y) = (|| left.par_iter().with_max_len(max), || right.par_iter());
+            prop_assert_eq!(p.install(|| x().cmp(y())), left.iter().cmp(right.iter()));
+            prop_assert_eq!(p.install(|| x().partial_cmp(y())), left.iter().partial_cmp(right.iter()));
+            prop_assert_eq!(p.install(|| x().eq(y())), left.iter().eq(right.iter()));
+            prop_assert_eq!(p.install(|| x().ne(y())), left.iter().ne(right.iter()));
+            prop_assert_eq!(p.install(|| x().lt(y())), left.iter().lt(right.iter()));
+            prop_assert_eq!(p.install(|| x().le(y())), left.iter().le(right.iter()));
+            prop_assert_eq!(p.install(|| x().gt(y())), left.iter().gt(right.iter()));
+            prop_assert_eq!(p.install(|| x().ge(y())), left.iter().ge(right.iter()));
         }
     }
 }

@@ -20,9 +20,13 @@ proptest! {
         prop_assert_eq!(got, v.split(sep).collect::<Vec<_>>());
         let got: Vec<&[u8]> = p.install(|| v.par_split(sep).with_max_len(max).collect());
         prop_assert_eq!(got, v.split(sep).collect::<Vec<_>>());
+        let got: Vec<&[u8]> = p.install(|| v.par_split_inclusive(sep).collect());
+        prop_assert_eq!(got, v.split_inclusive(sep).collect::<Vec<_>>());
         let got: Vec<&[u8]> = p.install(|| v.par_split_inclusive(sep).with_max_len(max).collect());
         prop_assert_eq!(got, v.split_inclusive(sep).collect::<Vec<_>>());
         let pair = |a: &u8, b: &u8| a <= b;
+        let got: Vec<&[u8]> = p.install(|| v.par_chunk_by(pair).collect());
+        prop_assert_eq!(got, v.chunk_by(pair).collect::<Vec<_>>());
         let got: Vec<&[u8]> = p.install(|| v.par_chunk_by(pair).with_max_len(max).collect());
         prop_assert_eq!(got, v.chunk_by(pair).collect::<Vec<_>>());
         // Rare separators: long parts with none, which are searched once.
