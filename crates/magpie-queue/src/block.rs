@@ -15,10 +15,11 @@
 //! advances: a thief holding a stale view fails its CAS instead of stealing from the next
 //! round (the bug that made NVIDIA stdexec's port lose tasks).
 //!
-//! `s_cnt` counts slots released back to the owner: one per finished steal, plus, at a
-//! FIFO takeover, every slot thieves will never touch. It is never reset; the owner keeps
-//! in `done_target` the value it reaches when the current incarnation is fully released,
-//! so no reset can race with a late thief's increment.
+//! `s_cnt` counts slots thieves have finished reading, one per stolen item. It is never
+//! reset; the owner keeps in `done_target` the value it reaches when every reservation
+//! of the current incarnation is finished (+ `entries` at a reset, − the slots no thief
+//! reserved at a FIFO takeover), so no reset can race with a late thief's increment and
+//! only thieves write `s_cnt`.
 
 use core::mem::MaybeUninit;
 
@@ -236,7 +237,8 @@ impl<T> Block<T> {
         let entries = u64::from(self.entries());
         // Relaxed: owner-only fields, or read by thieves only after they observe the new
         // s_pos / b_pos (whose tags they check).
-        self.owner.done_target.fetch_add(entries, Relaxed);
+        let target = self.owner.done_target.load(Relaxed) + entries;
+        self.owner.done_target.store(target, Relaxed);
         self.owner.f_idx.store(0, Relaxed);
         self.owner.b_pos.store(Pos::new(tag, 0).pack(), Relaxed);
         let s = if granted { 0 } else { OWNED };
@@ -269,13 +271,16 @@ impl<T> Block<T> {
     }
 
     /// FIFO takeover: slots at and above `first_unreserved` will never be released by a
-    /// thief, so the owner releases them itself.
+    /// thief, so the owner stops waiting for them.
     pub(crate) fn release_unreserved(&self, first_unreserved: u32) {
         let n = self.entries() - first_unreserved;
         if n > 0 {
-            // Relaxed: our own increment needs no ordering for us; being an RMW it keeps
-            // the thieves' release sequences intact for BLOCK_FREE.
-            self.thief.s_cnt.fetch_add(u64::from(n), Relaxed);
+            // Relaxed: owner-only field. Lowering the target instead of adding to
+            // `s_cnt` spares a second RMW on the line thieves are stealing from
+            // (measured ~200 cycles per block with a thief, the swap above being the
+            // first).
+            let target = self.owner.done_target.load(Relaxed) - u64::from(n);
+            self.owner.done_target.store(target, Relaxed);
         }
     }
 
@@ -287,6 +292,12 @@ impl<T> Block<T> {
             Pos::new(tag_of(position), from).pack(),
             ord!("LIFO_GRANT", Release),
         );
+    }
+
+    /// FIFO owner: the address of the owner line, for a write prefetch.
+    #[inline(always)]
+    pub(crate) fn owner_line(&self) -> *const u8 {
+        core::ptr::addr_of!(self.owner).cast()
     }
 
     /// FIFO owner: the `b_pos` word itself, for the owner's consumer to read its end from.

@@ -28,6 +28,7 @@ use core::fmt;
 use core::ptr::NonNull;
 
 use crate::block::{Block, Pos, Slot};
+use crate::prefetch;
 use crate::shared::{Flavour, Shared};
 use crate::steal::Steal;
 use crate::sync::{Arc, AtomicU64, Ordering::Relaxed};
@@ -83,6 +84,11 @@ pub struct Worker<T> {
     put_pos: Cell<u64>,
     put_block: Cell<NonNull<Block<T>>>,
     put_slots: Cell<*const Slot<T>>,
+    /// Slots of the block the producer enters next, for the write prefetch only (if
+    /// that block is swapped for a spare by then, the prefetch is merely wasted).
+    next_put_slots: Cell<*const Slot<T>>,
+    /// Whether pushes prefetch their slot lines for writing (CPU support).
+    prefetch: bool,
     // Consumer side: the front block, owned (taken over) by the owner.
     get_pos: Cell<u64>,
     get_block: Cell<NonNull<Block<T>>>,
@@ -128,6 +134,8 @@ impl<T> Worker<T> {
             put_pos: Cell::new(start),
             put_block: Cell::new(NonNull::from(put)),
             put_slots: Cell::new(put.slots()),
+            next_put_slots: Cell::new(shared.owner_block(start + 1).slots()),
+            prefetch: prefetch::write_supported(),
             get_pos: Cell::new(start - 1),
             get_block: Cell::new(NonNull::from(get)),
             get_slots: Cell::new(get.slots()),
@@ -153,6 +161,10 @@ impl<T> Worker<T> {
             // SAFETY: slots at and above the published index in the back block are
             // empty, and no thief reads them before the publication below.
             unsafe { Block::write(self.put_slots.get(), b as u32, item) };
+            if b as u32 & (prefetch::every::<T>() - 1) == 0 && self.prefetch {
+                let next = self.next_put_slots.get();
+                prefetch::slot_ahead(self.put_slots.get(), next, b as u32, self.entries);
+            }
             // The index is below `entries`, so the increment stays out of the tag.
             block.publish(b + 1);
             return Ok(());
@@ -260,6 +272,8 @@ impl<T> Worker<T> {
         self.put_pos.set(next);
         self.put_block.set(NonNull::from(block));
         self.put_slots.set(block.slots());
+        self.next_put_slots
+            .set(self.shared.owner_block(next + 1).slots());
         self.front_end.set(NonNull::from(self.shared.full_mark()));
         true
     }
@@ -271,6 +285,11 @@ impl<T> Worker<T> {
         let block = self.shared.owner_block(next);
         let first_unreserved = block.take_over(next);
         block.release_unreserved(first_unreserved);
+        if self.prefetch {
+            // Leaving this block later writes its owner line (`record_front`), which
+            // thieves read while they stole here: fetch it now, off the critical path.
+            prefetch::for_write(block.owner_line());
+        }
         self.get_block().record_front(self.entries);
         self.get_pos.set(next);
         self.get_block.set(NonNull::from(block));

@@ -16,6 +16,7 @@ pub mod fifo;
 pub mod lifo;
 pub mod ordering;
 mod pad;
+mod prefetch;
 mod shared;
 mod steal;
 mod stealer;

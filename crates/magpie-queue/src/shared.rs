@@ -161,6 +161,12 @@ impl<T> Shared<T> {
         Some(fresh_ref)
     }
 
+    /// Test hook: how many blocks are parked in the spare list.
+    #[cfg(test)]
+    pub(crate) fn spare_count(&self) -> usize {
+        self.spares.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
     /// Thief: reserve up to `max` items in the oldest block that has any, hand them to
     /// `sink` oldest first, and return how many were taken.
     pub(crate) fn steal<F: Flavour>(&self, max: u32, sink: impl FnMut(T)) -> Steal<u32> {

@@ -142,6 +142,26 @@ fn slow_thief_does_not_make_push_fail() {
 }
 
 #[test]
+fn partly_stolen_blocks_are_reused_in_place() {
+    // Thieves take part of each block, the owner the rest: once every steal is
+    // finished, each block must count as released at its next reuse, so no spare is
+    // ever parked or allocated (a wrong release target parks one per block).
+    let w = Worker::with_config(Config::new(3, 4).unwrap());
+    let s = w.stealer();
+    let mut got = Vec::new();
+    for round in 0..10u32 {
+        let mut n = 0;
+        while w.push(round * 100 + n).is_ok() {
+            n += 1;
+        }
+        got.extend(std::iter::from_fn(|| s.steal().success()).take(round as usize % 4 + 1));
+        got.extend(std::iter::from_fn(|| w.pop()));
+    }
+    assert_eq!(s.shared.spare_count(), 0);
+    assert_eq!(got.len(), 10 * 12);
+}
+
+#[test]
 fn sample_tracks_occupancy() {
     let w = Worker::with_config(Config::new(8, 8).unwrap());
     let s = w.stealer();
