@@ -270,6 +270,9 @@ impl<P: Producer, G: Gate<P::Item>> Producer for AnyOrderProducer<P, G> {
     fn max_len(&self) -> usize {
         self.base.max_len()
     }
+    fn blocks(&self) -> super::plumbing::Blocks {
+        self.base.blocks()
+    }
     fn exact(&self) -> bool {
         false
     }

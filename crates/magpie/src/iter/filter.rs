@@ -108,6 +108,9 @@ where
     fn max_len(&self) -> usize {
         self.base.max_len()
     }
+    fn blocks(&self) -> super::plumbing::Blocks {
+        self.base.blocks()
+    }
     fn exact(&self) -> bool {
         false
     }
@@ -137,6 +140,9 @@ where
     }
     fn max_len(&self) -> usize {
         self.base.max_len()
+    }
+    fn blocks(&self) -> super::plumbing::Blocks {
+        self.base.blocks()
     }
     fn exact(&self) -> bool {
         false

@@ -19,7 +19,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::plumbing::{in_pool, Producer, Splitter};
+use super::plumbing::{in_blocks, in_pool, Blocks, Producer, Splitter};
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// Which end of the order wins.
@@ -131,7 +131,25 @@ where
         f: &f,
     };
     let producer = iter.into_producer();
-    in_pool(|| search.run(producer, 0, Splitter::new(), false))
+    in_pool(|| match producer.blocks() {
+        Blocks::Whole => search.run(producer, 0, Splitter::new(), false),
+        blocks => {
+            // Blocks in order; once a block finds the first match, the rest is beaten
+            // and returns at its first check.
+            let end = producer.len();
+            let combine = |a: Option<R>, b: Option<R>| match wins {
+                Wins::First => a.or(b),
+                Wins::Last => b.or(a),
+            };
+            in_blocks(
+                producer,
+                blocks,
+                |block, start| search.run(block, start, Splitter::new(), false),
+                &combine,
+                |start| search.beaten(start, end),
+            )
+        }
+    })
 }
 
 /// [`ParallelIterator::find_map_first`].

@@ -138,6 +138,9 @@ where
     fn max_len(&self) -> usize {
         self.base.max_len()
     }
+    fn blocks(&self) -> super::plumbing::Blocks {
+        self.base.blocks()
+    }
     fn exact(&self) -> bool {
         false
     }

@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use super::blocks::{ExponentialBlocks, UniformBlocks};
 use super::chunks::{FoldChunks, FoldChunksWith, VecChunks};
 use super::enumerate::Enumerate;
 use super::interleave::{Interleave, InterleaveShortest};
@@ -70,6 +71,33 @@ pub trait IndexedParallelIterator: ParallelIterator {
         I::Iter: IndexedParallelIterator,
     {
         Interleave::shortest(self, other.into_par_iter())
+    }
+
+    /// Runs the iterator as blocks of `threads`, `2 × threads`, `4 × threads`, ...
+    /// items, one block after another, each divided in parallel (rayon's
+    /// `by_exponential_blocks`). A `find_first` that matches early then stops after the
+    /// block holding the match instead of dividing the whole input; `map`, `filter`
+    /// and the other adaptors that keep positions keep the blocks.
+    ///
+    /// ```
+    /// use magpie::prelude::*;
+    /// let first = (0..1_000_000u32)
+    ///     .into_par_iter()
+    ///     .by_exponential_blocks()
+    ///     .find_first(|&x| x % 1000 == 999);
+    /// assert_eq!(first, Some(999));
+    /// ```
+    fn by_exponential_blocks(self) -> ExponentialBlocks<Self> {
+        ExponentialBlocks::new(self)
+    }
+
+    /// Runs the iterator as blocks of `size` items, one block after another, each
+    /// divided in parallel (rayon's `by_uniform_blocks`).
+    ///
+    /// # Panics
+    /// If `size` is 0.
+    fn by_uniform_blocks(self, size: usize) -> UniformBlocks<Self> {
+        UniformBlocks::new(self, size)
     }
 
     /// `size` consecutive items at a time, collected into a `Vec` (the last may be

@@ -100,6 +100,9 @@ impl<P: Producer> Producer for LenBounds<P> {
     fn max_len(&self) -> usize {
         self.max.min(self.base.max_len())
     }
+    fn blocks(&self) -> super::plumbing::Blocks {
+        self.base.blocks()
+    }
     fn exact(&self) -> bool {
         self.base.exact()
     }

@@ -158,11 +158,15 @@
 //! * `panic_fuse` yields a parallel iterator that is not indexed (a piece the fuse
 //!   stops yields fewer items than its positions): put it after `enumerate`, `zip`
 //!   and the other indexed adaptors (rayon's `PanicFuse` is indexed).
-//! * Not provided: `by_exponential_blocks`, `by_uniform_blocks` and `intersperse`.
+//! * `by_exponential_blocks` / `by_uniform_blocks`: the blocks survive `map`, `filter`
+//!   and the other adaptors that keep positions, not a `chain` after them (its halves
+//!   then run as usual); their producer is a [`BlockProducer`].
+//! * Not provided: `intersperse`.
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
 mod any_order;
+mod blocks;
 mod chain;
 mod chunks;
 mod chunks_exact;
@@ -211,6 +215,7 @@ pub use any_order::{
     Admit, AnyOrder, Fuse, Gate, PanicFuse, SkipAny, SkipAnyWhile, SkipCount, SkipWhile, TakeAny,
     TakeAnyWhile, TakeCount, TakeWhile,
 };
+pub use blocks::{BlockProducer, ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;
 pub use chunks::{
     ChunkFold, Chunked, FoldChunks, FoldChunksWith, FoldFrom, FoldFromClone, IntoVec, VecChunks,

@@ -61,6 +61,23 @@ pub trait Producer: Send + Sized {
     }
     /// Whether every position yields exactly one item.
     fn exact(&self) -> bool;
+    /// How a consumer runs this producer: whole, or block after block (see
+    /// [`Blocks`]). Adaptors that keep their base's positions forward it.
+    fn blocks(&self) -> Blocks {
+        Blocks::Whole
+    }
+}
+
+/// How a consumer runs a producer: at once, or as a sequence of blocks run one after
+/// another, each split in parallel (`by_exponential_blocks`, `by_uniform_blocks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocks {
+    /// All positions at once, divided by the adaptive splitter.
+    Whole,
+    /// Blocks of `threads`, `2 × threads`, `4 × threads`, ... positions.
+    Exponential,
+    /// Blocks of this many positions (not 0).
+    Uniform(usize),
 }
 
 /// How many threads a parallel iterator called from here should plan for.
@@ -135,7 +152,59 @@ where
     P: Producer,
     R: Send,
 {
-    in_pool(|| split(producer, Splitter::new(), false, reducer))
+    in_pool(|| match producer.blocks() {
+        Blocks::Whole => split(producer, Splitter::new(), false, reducer),
+        blocks => in_blocks(
+            producer,
+            blocks,
+            |block, _| split(block, Splitter::new(), false, reducer),
+            reducer.combine,
+            |_| reducer.stop.is_some_and(|s| s.load(Ordering::Relaxed)),
+        ),
+    })
+}
+
+/// Runs `producer` block by block as `blocks` says: `run` gets each block and its
+/// first position, one block after another, and the results combine left to right.
+/// Once `stopped` (given the next block's first position) says so, the rest runs as
+/// one last block, which `run` cuts short itself; the loop never spins on a block
+/// that makes no progress.
+pub(crate) fn in_blocks<P: Producer, R>(
+    mut producer: P,
+    blocks: Blocks,
+    run: impl Fn(P, usize) -> R,
+    combine: &dyn Fn(R, R) -> R,
+    stopped: impl Fn(usize) -> bool,
+) -> R {
+    let mut size = match blocks {
+        Blocks::Uniform(n) => n,
+        Blocks::Whole | Blocks::Exponential => threads_here(),
+    }
+    .max(1);
+    let mut start = 0;
+    let mut done: Option<R> = None;
+    let then = |done: Option<R>, r: R| match done {
+        Some(left) => combine(left, r),
+        None => r,
+    };
+    loop {
+        let len = producer.len();
+        if len <= size || stopped(start) {
+            return then(done, run(producer, start));
+        }
+        let (block, rest) = producer.split_at(size);
+        let taken = block.len();
+        done = Some(then(done, run(block, start)));
+        if rest.len() == len {
+            // A cut that moved to the end: nothing left to divide into blocks.
+            return then(done, run(rest, start + taken));
+        }
+        start += taken;
+        producer = rest;
+        if blocks == Blocks::Exponential {
+            size = size.saturating_mul(2);
+        }
+    }
 }
 
 /// Runs `op` on a worker: here if the caller is one, else on the global pool.

@@ -8,6 +8,7 @@
 mod common;
 
 mod par_iter;
+mod par_iter_blocks;
 mod par_iter_collect;
 mod par_iter_compat;
 mod par_iter_drain_sort;
