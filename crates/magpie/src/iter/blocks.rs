@@ -1,7 +1,7 @@
 //! `by_exponential_blocks` and `by_uniform_blocks`: an indexed iterator run as a
 //! sequence of blocks, one block after another, each divided in parallel.
 //!
-//! The producer is the base's, tagged with its [`Blocks`]; the drivers
+//! The producer is the base's in a [`Driven`], tagged with its [`Blocks`]; the drivers
 //! ([`plumbing`](super::plumbing)'s bridge and the ordered search of `find_first`)
 //! read the tag and run the blocks in order. A `find_first` that matches early stops
 //! after the block holding the match instead of splitting the whole input at once,
@@ -9,7 +9,8 @@
 //! Adaptors that keep their base's positions (`map`, `filter`, `fold`, ...) keep the
 //! blocks; a `chain` does not (its halves then run as usual).
 
-use super::plumbing::{Blocks, Producer};
+use super::driven::Driven;
+use super::plumbing::Blocks;
 use super::{IndexedParallelIterator, ParallelIterator};
 
 /// The parallel iterator of [`IndexedParallelIterator::by_exponential_blocks`].
@@ -26,12 +27,9 @@ impl<I> ExponentialBlocks<I> {
 
 impl<I: IndexedParallelIterator> ParallelIterator for ExponentialBlocks<I> {
     type Item = I::Item;
-    type Producer = BlockProducer<I::Producer>;
+    type Producer = Driven<I::Producer>;
     fn into_producer(self) -> Self::Producer {
-        BlockProducer {
-            base: self.base.into_producer(),
-            blocks: Blocks::Exponential,
-        }
+        Driven::new(self.base.into_producer()).with_blocks(Blocks::Exponential)
     }
 }
 
@@ -51,48 +49,8 @@ impl<I> UniformBlocks<I> {
 
 impl<I: IndexedParallelIterator> ParallelIterator for UniformBlocks<I> {
     type Item = I::Item;
-    type Producer = BlockProducer<I::Producer>;
+    type Producer = Driven<I::Producer>;
     fn into_producer(self) -> Self::Producer {
-        BlockProducer {
-            base: self.base.into_producer(),
-            blocks: Blocks::Uniform(self.size),
-        }
-    }
-}
-
-/// The producer of [`ExponentialBlocks`] and [`UniformBlocks`]: the base's, tagged.
-pub struct BlockProducer<P> {
-    base: P,
-    blocks: Blocks,
-}
-
-impl<P: Producer> Producer for BlockProducer<P> {
-    type Item = P::Item;
-    type IntoIter = P::IntoIter;
-    fn len(&self) -> usize {
-        self.base.len()
-    }
-    fn split_at(self, index: usize) -> (Self, Self) {
-        let (l, r) = self.base.split_at(index);
-        let blocks = self.blocks;
-        (
-            BlockProducer { base: l, blocks },
-            BlockProducer { base: r, blocks },
-        )
-    }
-    fn into_iter(self) -> Self::IntoIter {
-        self.base.into_iter()
-    }
-    fn min_len(&self) -> usize {
-        self.base.min_len()
-    }
-    fn max_len(&self) -> usize {
-        self.base.max_len()
-    }
-    fn exact(&self) -> bool {
-        self.base.exact()
-    }
-    fn blocks(&self) -> Blocks {
-        self.blocks
+        Driven::new(self.base.into_producer()).with_blocks(Blocks::Uniform(self.size))
     }
 }

@@ -160,7 +160,7 @@
 //!   and the other indexed adaptors (rayon's `PanicFuse` is indexed).
 //! * `by_exponential_blocks` / `by_uniform_blocks`: the blocks survive `map`, `filter`
 //!   and the other adaptors that keep positions, not a `chain` after them (its halves
-//!   then run as usual); their producer is a [`BlockProducer`].
+//!   then run as usual).
 //! * Not provided: `intersperse`.
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
@@ -175,6 +175,7 @@ mod collect_result;
 mod collection_sources;
 mod collections;
 mod drain;
+mod driven;
 mod enumerate;
 mod extend;
 mod filter;
@@ -215,7 +216,7 @@ pub use any_order::{
     Admit, AnyOrder, Fuse, Gate, PanicFuse, SkipAny, SkipAnyWhile, SkipCount, SkipWhile, TakeAny,
     TakeAnyWhile, TakeCount, TakeWhile,
 };
-pub use blocks::{BlockProducer, ExponentialBlocks, UniformBlocks};
+pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chain::Chain;
 pub use chunks::{
     ChunkFold, Chunked, FoldChunks, FoldChunksWith, FoldFrom, FoldFromClone, IntoVec, VecChunks,
@@ -223,6 +224,7 @@ pub use chunks::{
 pub use chunks_exact::{ChunksExact, ChunksExactMut};
 pub use collect::FromParallelIterator;
 pub use drain::{Drain, ParallelDrainRange};
+pub use driven::Driven;
 pub use either::Either;
 pub use enumerate::Enumerate;
 pub use extend::ParallelExtend;
@@ -233,7 +235,7 @@ pub use indexed::IndexedParallelIterator;
 pub use interleave::{Interleave, InterleaveShortest};
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
-pub use min_len::{LenBounds, MaxLen, MinLen};
+pub use min_len::{MaxLen, MinLen};
 pub use par_bridge::{IterBridge, ParallelBridge};
 pub use parallel_iterator::{Inner, ParallelIterator};
 pub use range::RangeIter;
