@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. Stops at the first failure (non-zero exit).
-# Steps: rustfmt, clippy, docs, unit + integration + doc tests (release, stress included),
+# Steps: rustfmt, clippy, docs, unit + integration + doc tests (optimised, stress included),
 # loom models, the examples, Miri, ThreadSanitizer on the queue and pool tests, the README's
 # main command on a bare copy of the repository (no ../shared beside it) and the quick
-# benchmark (so the harness cannot rot).
+# benchmark (so the harness cannot rot). Tests, models and examples build with the `ci`
+# profile (release optimisation, faster to link: see Cargo.toml); the tour and the quick
+# benchmark run as the README shows them, with `--release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s  [%s]\n' "$*" "$(date -u +%T)"; }
@@ -18,38 +20,38 @@ step "docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 step "unit, stress and doc tests"
-cargo test --workspace --release
+cargo test --workspace --profile ci
 
 step "loom models (bounds: see the test files)"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
-  cargo test --release -p magpie-queue --test loom_bwos --test loom_twolock
+  cargo test --profile ci -p magpie-queue --test loom_bwos --test loom_twolock
 # The pool's sleep protocol (crates/magpie/src/sleep.rs, module loom_tests).
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
-  cargo test --release -p magpie --lib loom_tests
+  cargo test --profile ci -p magpie --lib loom_tests
 # The async runtime's park protocol (crates/magpie-async/src/park.rs); its own cfg, since
 # async-io's dependencies do not build under cfg(loom).
 RUSTFLAGS="--cfg magpie_async_loom" CARGO_TARGET_DIR=target/loom-async \
-  cargo test --release -p magpie-async --lib park::tests
+  cargo test --profile ci -p magpie-async --lib park::tests
 
 step "distributed search over MPI (feature mpi; needs OpenMPI)"
 if command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
   cargo clippy -p magpie-cli -p magpie-dist --features magpie-cli/mpi --all-targets -- -D warnings
-  cargo test --release -p magpie-cli --features mpi --test mpi
+  cargo test --profile ci -p magpie-cli --features mpi --test mpi
   # The distributed benchmarks in quick mode, so their harness cannot rot.
-  cargo run --release -q -p magpie-cli --features mpi -- bench dist --quick --out target/bench-dist
-  cargo run --release -q -p magpie-cli --features mpi -- bench nodepolicy --quick --out target/bench-nodepolicy
+  cargo run --profile ci -q -p magpie-cli --features mpi -- bench dist --quick --out target/bench-dist
+  cargo run --profile ci -q -p magpie-cli --features mpi -- bench nodepolicy --quick --out target/bench-nodepolicy
 else
   echo "!!!!!!!! SKIPPED: OpenMPI is not installed (apt install libopenmpi-dev openmpi-bin libclang-dev) !!!!!!!!"
 fi
 
 step "examples"
 for ex in fib quicksort par_iter; do
-  cargo run --release -q -p magpie --example "$ex" -- --quick
+  cargo run --profile ci -q -p magpie --example "$ex" -- --quick
 done
-cargo run --release -q -p magpie-queue --example tree_count -- 16 2
-cargo run --release -q -p magpie-search --example queens_and_subset_sum -- 9
-cargo run --release -q -p magpie-dist --example local_ranks -- 16
-cargo run --release -q -p magpie-async --example echo -- 50
+cargo run --profile ci -q -p magpie-queue --example tree_count -- 16 2
+cargo run --profile ci -q -p magpie-search --example queens_and_subset_sum -- 9
+cargo run --profile ci -q -p magpie-dist --example local_ranks -- 16
+cargo run --profile ci -q -p magpie-async --example echo -- 50
 
 step "Miri (queue unit tests, pool smoke test, search engine, async executor core)"
 if cargo +nightly miri --version >/dev/null 2>&1; then
