@@ -7,6 +7,7 @@ use super::blocks::{ExponentialBlocks, UniformBlocks};
 use super::chunks::{FoldChunks, FoldChunksWith, VecChunks};
 use super::enumerate::Enumerate;
 use super::interleave::{Interleave, InterleaveShortest};
+use super::intersperse::Intersperse;
 use super::plumbing::Producer;
 use super::rev::Rev;
 use super::step_by::StepBy;
@@ -62,6 +63,22 @@ pub trait IndexedParallelIterator: ParallelIterator {
         I::Iter: IndexedParallelIterator,
     {
         Interleave::new(self, other.into_par_iter())
+    }
+
+    /// A clone of `separator` between every two items (`a, s, b, s, c`); indexed,
+    /// with `2n - 1` items for `n`.
+    ///
+    /// ```
+    /// use magpie::prelude::*;
+    ///
+    /// let words: Vec<&str> = ["a", "b", "c"].into_par_iter().intersperse("-").collect();
+    /// assert_eq!(words, ["a", "-", "b", "-", "c"]);
+    /// ```
+    fn intersperse(self, separator: Self::Item) -> Intersperse<Self>
+    where
+        Self::Item: Clone,
+    {
+        Intersperse::new(self, separator)
     }
 
     /// The items of `self` and `other` in turn, until one of them runs out.

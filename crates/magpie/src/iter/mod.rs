@@ -161,7 +161,9 @@
 //! * `by_exponential_blocks` / `by_uniform_blocks`: the blocks survive `map`, `filter`
 //!   and the other adaptors that keep positions, not a `chain` after them (its halves
 //!   then run as usual).
-//! * Not provided: `intersperse`.
+//! * `intersperse` is a method of indexed iterators only (rayon: of every parallel
+//!   iterator): a piece of a `filter` cannot know whether an earlier piece yielded
+//!   anything, so it could not tell whether its first item needs a separator before it.
 //!
 //! [`ThreadPool::install`]: crate::ThreadPool::install
 
@@ -185,6 +187,7 @@ mod flat_map_iter;
 mod fold;
 mod indexed;
 mod interleave;
+mod intersperse;
 mod map;
 mod map_with;
 mod min_len;
@@ -233,6 +236,7 @@ pub use flat_map_iter::FlatMapIter;
 pub use fold::{Fold, FoldWith, TryFold, TryFoldWith};
 pub use indexed::IndexedParallelIterator;
 pub use interleave::{Interleave, InterleaveShortest};
+pub use intersperse::Intersperse;
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
 pub use min_len::{MaxLen, MinLen};

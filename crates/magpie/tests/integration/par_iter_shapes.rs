@@ -1,4 +1,4 @@
-//! `interleave`, `interleave_shortest`, `chunks` on iterators, `par_rchunks_exact`,
+//! `interleave`, `interleave_shortest`, `intersperse`, `chunks` on iterators, `par_rchunks_exact`,
 //! `try_fold`, `positions`, `zip_eq`, `collect_into_vec`, `flat_map` and `flatten` against
 //! sequential references: random inputs (proptest), the cuts between pieces, empty
 //! inputs, panics.
@@ -28,8 +28,55 @@ fn interleave_shortest_seq<T: Clone>(a: &[T], b: &[T]) -> Vec<T> {
     interleave_seq(&a[..n + extra], &b[..n])
 }
 
+/// `v0, s, v1, s, .., v(n-1)`.
+fn intersperse_seq<T: Clone>(v: &[T], s: &T) -> Vec<T> {
+    let mut out = Vec::new();
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            out.push(s.clone());
+        }
+        out.push(x.clone());
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn intersperse_matches_the_reference(
+        v in prop::collection::vec(0u16..1000, 0..500),
+        max in 1usize..30,
+        k in 0usize..1100,
+    ) {
+        let p = pool();
+        let want = intersperse_seq(&v, &u16::MAX);
+        let got: Vec<u16> = p.install(|| v.par_iter().copied().intersperse(u16::MAX).collect());
+        prop_assert_eq!(&got, &want);
+        prop_assert_eq!(p.install(|| v.par_iter().copied().intersperse(0).len()), want.len());
+        // Pieces of at most `max` positions, cut anywhere (between an item and its
+        // separator too): each continues the one before.
+        let pieces: Vec<Vec<u16>> = p.install(|| {
+            v.par_iter().copied().intersperse(u16::MAX).with_max_len(max)
+                .fold(Vec::new, |mut piece, x| { piece.push(x); piece }).collect()
+        });
+        prop_assert_eq!(pieces.concat(), want.clone());
+        // Indexed: reversed, enumerated and cut at any position, zipped, nested.
+        let rev: Vec<u16> = p.install(|| v.par_iter().copied().intersperse(u16::MAX).with_max_len(max).rev().collect());
+        prop_assert_eq!(rev, want.iter().rev().copied().collect::<Vec<_>>());
+        let cut: Vec<(usize, u16)> = p.install(|| {
+            v.par_iter().copied().intersperse(u16::MAX).enumerate().skip(k).take(max * 7).collect()
+        });
+        prop_assert_eq!(cut, want.iter().copied().enumerate().skip(k).take(max * 7).collect::<Vec<_>>());
+        let zipped: Vec<(u16, usize)> = p.install(|| {
+            v.par_iter().copied().intersperse(u16::MAX).zip(0..want.len()).with_max_len(max).collect()
+        });
+        prop_assert_eq!(zipped, want.iter().copied().zip(0..).collect::<Vec<_>>());
+        let twice: Vec<u16> = p.install(|| v.par_iter().copied().intersperse(u16::MAX).intersperse(1000).with_max_len(max).collect());
+        prop_assert_eq!(twice, intersperse_seq(&want, &1000));
+        let blocks: Vec<u16> = p.install(|| v.par_iter().copied().intersperse(u16::MAX).by_uniform_blocks(max).collect());
+        prop_assert_eq!(blocks, want);
+    }
 
     #[test]
     fn interleave_matches_the_reference(
@@ -191,4 +238,32 @@ fn empty_inputs_and_bad_sizes() {
     assert!(zero_rchunk.is_err());
     let unequal = std::panic::catch_unwind(|| [1u8, 2].par_iter().zip_eq(&[1u8]).count());
     assert!(unequal.is_err());
+}
+
+#[test]
+fn intersperse_of_none_one_and_owned_items() {
+    let p = pool();
+    let none: Vec<String> = p.install(|| {
+        Vec::<String>::new()
+            .into_par_iter()
+            .intersperse(",".into())
+            .collect()
+    });
+    assert!(none.is_empty());
+    let one: Vec<String> = p.install(|| {
+        vec!["a".to_string()]
+            .into_par_iter()
+            .intersperse(",".into())
+            .collect()
+    });
+    assert_eq!(one, ["a"]);
+    let words: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+    let joined: String = p.install(|| {
+        words
+            .clone()
+            .into_par_iter()
+            .intersperse(",".to_string())
+            .collect()
+    });
+    assert_eq!(joined, words.join(","));
 }
