@@ -3,13 +3,12 @@
 //! the bodies here stay a line or two).
 
 use std::cmp::Ordering;
-use std::iter::{Product, Sum};
-
 use std::collections::LinkedList;
+use std::iter::{Product, Sum};
 
 use super::any_order::{PanicFuse, SkipAny, SkipAnyWhile, TakeAny, TakeAnyWhile};
 use super::chain::Chain;
-use super::collect::FromParallelIterator;
+use super::collect::{self, FromParallelIterator};
 use super::extend::ParallelExtend;
 use super::filter::{Filter, FilterMap};
 use super::flat_map_iter::FlatMapIter;
@@ -558,12 +557,7 @@ pub trait ParallelIterator: Sized + Send {
     /// The items in `Vec`s, one per piece, linked in order: a collect that never
     /// copies items between pieces.
     fn collect_vec_list(self) -> LinkedList<Vec<Self::Item>> {
-        let leaf = |it: <Self::Producer as Producer>::IntoIter| LinkedList::from([it.collect()]);
-        let combine = |mut a: LinkedList<_>, mut b: LinkedList<_>| {
-            a.append(&mut b);
-            a
-        };
-        drive(self, &leaf, &combine, None)
+        collect::collect_pieces(self)
     }
 
     /// Splits pairs into two collections, in order where they have one.
