@@ -91,8 +91,8 @@ fi
 step "the README's main command, magpie tour, on a bare copy of the repository"
 # A new user's `git clone` has no ../shared beside it: copy the files git would check
 # out (tracked, plus new files not ignored) to a fresh temporary folder and run the tour
-# there, with MAGPIE_DATA unset. The copy shares this target directory, so the build is
-# reused rather than redone.
+# there, with MAGPIE_DATA unset. The copy shares this target directory: the release
+# build of the CLI made here is reused by the quick benchmark below.
 bare_root=$(mktemp -d)
 trap 'rm -rf "$bare_root"' EXIT
 bare="$bare_root/magpie"

@@ -20,7 +20,7 @@ pub struct Driven<P> {
 }
 
 impl<P> Driven<P> {
-    /// `base`, with no lower bound below 1 and no upper bound, keeping its blocks.
+    /// `base`, with no bounds of its own, keeping its blocks.
     pub(super) fn new(base: P) -> Self {
         Driven {
             base,

@@ -66,7 +66,11 @@ pub trait IndexedParallelIterator: ParallelIterator {
     }
 
     /// A clone of `separator` between every two items (`a, s, b, s, c`); indexed,
-    /// with `2n - 1` items for `n`.
+    /// with `2n - 1` items for `n ≥ 1`.
+    ///
+    /// # Panics
+    /// If `2n - 1` overflows `usize` (when the length is asked for or the items are
+    /// split).
     ///
     /// ```
     /// use magpie::prelude::*;

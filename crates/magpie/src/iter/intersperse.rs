@@ -58,10 +58,15 @@ where
 }
 
 /// Positions of a piece of `items` items with the given separators at its ends.
+///
+/// # Panics
+/// If that is more than `usize::MAX` (as rayon's).
 fn positions(items: usize, lead: bool, trail: bool) -> usize {
     match items {
         0 => usize::from(lead || trail),
-        n => 2 * n - 1 + usize::from(lead) + usize::from(trail),
+        n => n
+            .checked_add(n - 1 + usize::from(lead) + usize::from(trail))
+            .expect("intersperse: the length overflows usize"),
     }
 }
 
@@ -126,8 +131,13 @@ where
             separator: self.separator,
         }
     }
+    // The base's bounds in this piece's positions: `m` items span `2m - 1` of them.
     fn min_len(&self) -> usize {
-        self.base.min_len().saturating_mul(2)
+        self.base
+            .min_len()
+            .saturating_mul(2)
+            .saturating_sub(1)
+            .max(1)
     }
     fn max_len(&self) -> usize {
         self.base.max_len().saturating_mul(2)
@@ -195,12 +205,19 @@ mod tests {
     use super::{is_item, positions};
 
     #[test]
+    #[should_panic(expected = "overflows")]
+    fn a_length_past_usize_max_panics() {
+        positions(usize::MAX / 2 + 1, true, false);
+    }
+
+    #[test]
     fn positions_and_item_places() {
         assert_eq!(positions(0, false, false), 0);
         assert_eq!(positions(0, true, false), 1);
         assert_eq!(positions(1, false, false), 1);
         assert_eq!(positions(3, false, false), 5);
         assert_eq!(positions(3, true, true), 7);
+        assert_eq!(positions(usize::MAX / 2 + 1, false, false), usize::MAX);
         let items: Vec<bool> = (0..5).map(|p| is_item(p, true)).collect();
         assert_eq!(items, [false, true, false, true, false]);
         let items: Vec<bool> = (0..5).map(|p| is_item(p, false)).collect();
