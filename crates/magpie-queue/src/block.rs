@@ -18,8 +18,8 @@
 //! `s_cnt` counts slots thieves have finished reading, one per stolen item. It is never
 //! reset; the owner keeps in `done_target` the value it reaches when every reservation
 //! of the current incarnation is finished (+ `entries` at a reset, − the slots no thief
-//! reserved at a FIFO takeover), so no reset can race with a late thief's increment and
-//! only thieves write `s_cnt`.
+//! will ever reserve: those left at a FIFO takeover, those a LIFO `share` skips), so no
+//! reset can race with a late thief's increment and only thieves write `s_cnt`.
 
 use core::mem::MaybeUninit;
 
@@ -273,12 +273,17 @@ impl<T> Block<T> {
     /// FIFO takeover: slots at and above `first_unreserved` will never be released by a
     /// thief, so the owner stops waiting for them.
     pub(crate) fn release_unreserved(&self, first_unreserved: u32) {
-        let n = self.entries() - first_unreserved;
+        self.forgo(self.entries() - first_unreserved);
+    }
+
+    /// `n` more slots of the current incarnation that no thief will ever reserve (a
+    /// FIFO takeover's unreserved tail; the slots a LIFO `share` skips below the items
+    /// it moves): the block is released without them. Each slot may be forgone once.
+    pub(crate) fn forgo(&self, n: u32) {
         if n > 0 {
             // Relaxed: owner-only field. Lowering the target instead of adding to
             // `s_cnt` spares a second RMW on the line thieves are stealing from
-            // (measured ~200 cycles per block with a thief, the swap above being the
-            // first).
+            // (measured ~200 cycles per FIFO takeover with a thief, on top of its swap).
             let target = self.owner.done_target.load(Relaxed) - u64::from(n);
             self.owner.done_target.store(target, Relaxed);
         }

@@ -260,6 +260,10 @@ impl<T> Worker<T> {
                     Block::write(slots, to + i, item);
                 }
             }
+            // Thieves will reserve from `to` up: the slots between the old front and
+            // `to` are never reserved, so the block must not wait for them to be
+            // released before its reuse (else it stays a spare for ever).
+            self.block().forgo(to - front);
             self.front.set(to);
             self.back.set(self.entries);
         }

@@ -331,6 +331,26 @@ fn fifo_end_hint_two_thieves() {
     });
 }
 
+/// A shared block comes back for reuse as soon as its one stolen item is copied out:
+/// `share` moved the item to the block's last slot, so the slot below it is never
+/// reserved and is not waited for. The owner then laps the ring and writes both slots
+/// of that block again (or of a spare, if the thief is still copying): the reuse must
+/// never overwrite a slot the thief reads, and nothing may be lost or doubled.
+#[test]
+fn lifo_shared_block_reused_after_its_steal() {
+    model(|| {
+        let q = lifo::Worker::<u64>::with_config(Config::new(2, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let t = thief::<lifo::Worker<u64>>(q.stealer(), seen.clone(), 1);
+        let mut owner = Owner::new(q);
+        owner.put(1);
+        assert!(owner.q.share(), "a free next block exists");
+        owner.put(4);
+        t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
 /// `lifo::Worker::share` grants a partial top block (its items moved to the block's
 /// end) while a thief steals and the owner then takes the rest back: the thief must
 /// see the moved items, and nothing may be consumed twice or lost.
