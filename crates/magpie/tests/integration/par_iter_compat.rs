@@ -280,8 +280,8 @@ fn empty_and_single_inputs() {
 /// With the fuse, a piece already running stops at its next item once another piece
 /// panics; without it, it would run to its end. Two pieces of `HALF` items each
 /// (`with_min_len`): the left one waits until the right one runs, then panics; the
-/// right one counts its items, taking at least 20 µs for each once the left one is
-/// unwinding, so that without the fuse it would run for seconds.
+/// right one waits until the left one is failing, then counts its items, taking at
+/// least 20 µs for each, so that without the fuse it would run for seconds.
 #[test]
 fn panic_fuse_stops_a_running_piece() {
     const HALF: usize = 200_000;
@@ -298,7 +298,7 @@ fn panic_fuse_stops_a_running_piece() {
                     if i == 0 {
                         let deadline = Instant::now() + Duration::from_secs(20);
                         while !right_started.load(Ordering::SeqCst) && Instant::now() < deadline {
-                            std::hint::spin_loop();
+                            std::thread::yield_now();
                         }
                         left_panicking.store(true, Ordering::SeqCst);
                         // Unwinds without the panic hook, which may take seconds to
@@ -308,10 +308,15 @@ fn panic_fuse_stops_a_running_piece() {
                     }
                     if i >= HALF {
                         right_started.store(true, Ordering::SeqCst);
-                        right_items.fetch_add(1, Ordering::SeqCst);
-                        if left_panicking.load(Ordering::SeqCst) {
-                            std::thread::sleep(Duration::from_micros(20));
+                        // Go on only once the left piece fails: if both workers share
+                        // one CPU for a while, the right piece would otherwise finish
+                        // before the left one even runs again.
+                        let deadline = Instant::now() + Duration::from_secs(20);
+                        while !left_panicking.load(Ordering::SeqCst) && Instant::now() < deadline {
+                            std::thread::yield_now();
                         }
+                        right_items.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_micros(20));
                     }
                 })
         })
