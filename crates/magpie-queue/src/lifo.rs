@@ -72,6 +72,11 @@ pub struct Worker<T> {
     back: Cell<u32>,
     /// Lowest index the owner may pop in the top block (the paper's f_pos).
     front: Cell<u32>,
+    /// Whether the blocks below may hold items although `front` is above 0: the top
+    /// block's lower slots were skipped by `share` and no thief has reached it since, or
+    /// it was re-entered above a block just granted. Otherwise slots below `front` are
+    /// thieves' reservations, and thieves empty the blocks below first.
+    below_may_hold: Cell<bool>,
     entries: u32,
 }
 
@@ -106,6 +111,7 @@ impl<T> Worker<T> {
             slots: Cell::new(slots),
             back: Cell::new(0),
             front: Cell::new(0),
+            below_may_hold: Cell::new(false),
             entries,
         }
     }
@@ -154,8 +160,11 @@ impl<T> Worker<T> {
 
     #[cold]
     fn pop_slow(&self) -> Option<T> {
-        // Below `front` thieves hold the entries, and every block below is exhausted.
-        if self.back.get() != 0 || !self.retreat() {
+        // The top block holds nothing of ours: take over the block below, unless thieves
+        // hold the slots under `front` (then they have emptied the blocks below; not
+        // looking spares a load of a line they write). Slots `share` skipped say
+        // nothing of the blocks below (see `below_may_hold`).
+        if (self.back.get() != 0 && !self.below_may_hold.get()) || !self.retreat() {
             return None;
         }
         let back = self.back.get();
@@ -181,12 +190,22 @@ impl<T> Worker<T> {
         self.front.set(front);
     }
 
+    /// Whether [`advance`](Self::advance) would succeed now: the next block is one we
+    /// left downwards, or thieves have reserved all of its previous incarnation (they
+    /// only ever reserve more, so the answer cannot turn false before we advance).
+    fn can_advance(&self) -> bool {
+        let next = self.top.get() + 1;
+        next <= self.highest.get() || self.shared.owner_block(next).s_pos().idx == self.entries
+    }
+
     /// Moves the top forward one block, granting the full current one to thieves.
     fn advance(&self) -> bool {
         let next = self.top.get() + 1;
         let shared = &*self.shared;
-        let block = if next <= self.highest.get() {
-            // We left that block downwards earlier: it is still ours, and empty.
+        let reentered = next <= self.highest.get();
+        let block = if reentered {
+            // We left that block downwards earlier: it is still ours, and empty from the
+            // front it had then (slots below that are thieves' or skipped).
             shared.owner_block(next)
         } else {
             // Reuse needs the previous incarnation exhausted by thieves.
@@ -200,7 +219,10 @@ impl<T> Worker<T> {
         let current = self.block();
         current.record_owner_view(self.top.get(), self.entries, self.front.get());
         current.grant(self.top.get(), self.front.get());
-        self.enter(next, block, 0, 0);
+        let front = if reentered { block.f_idx() } else { 0 };
+        self.enter(next, block, front, front);
+        // Above the block just granted, which may keep its items a while.
+        self.below_may_hold.set(front > 0);
         true
     }
 
@@ -213,7 +235,15 @@ impl<T> Worker<T> {
             return false; // exhausted by thieves, or never filled
         }
         let first_unreserved = below.take_over(prev);
-        self.block().record_owner_view(self.top.get(), 0, 0);
+        // No thief reserved anything since the grant: if the grant started above 0,
+        // the slots under it were skipped, and the blocks below may still hold items.
+        let granted_from = below.f_idx();
+        self.below_may_hold
+            .set(first_unreserved == granted_from && granted_from > 0);
+        // Remember where our part of the block we leave starts: `advance` re-enters it
+        // there, so its skipped or reserved slots are never written again.
+        let front = self.front.get();
+        self.block().record_owner_view(self.top.get(), front, front);
         self.enter(prev, below, self.entries, first_unreserved);
         true
     }
@@ -228,7 +258,7 @@ impl<T> Worker<T> {
     /// [`pop`](Self::pop) takes the unstolen rest back (one swap), newest first.
     ///
     /// Returns `false` if the top block was empty or no next block is free (then nothing
-    /// changes for thieves). Costs a copy of the block's items and one Release store.
+    /// changes). Costs a copy of the block's items and one Release store.
     ///
     /// ```
     /// use magpie_queue::{lifo, Steal};
@@ -244,6 +274,11 @@ impl<T> Worker<T> {
     pub fn share(&self) -> bool {
         let (front, back) = (self.front.get(), self.back.get());
         if back == front {
+            return false;
+        }
+        if !self.can_advance() {
+            // No free block to move on to: sharing would only compact the items (and
+            // leave the block's lower slots unusable), so change nothing.
             return false;
         }
         if back < self.entries {
@@ -267,11 +302,9 @@ impl<T> Worker<T> {
             self.front.set(to);
             self.back.set(self.entries);
         }
-        if self.advance() {
-            return true;
-        }
-        // No free block: the items stay the owner's, compacted at the block's end.
-        false
+        let advanced = self.advance();
+        debug_assert!(advanced, "can_advance said the next block is free");
+        advanced
     }
 
     /// Removes the oldest block's worth of items, oldest first, for spilling elsewhere

@@ -335,17 +335,52 @@ fn fifo_end_hint_two_thieves() {
 /// `share` moved the item to the block's last slot, so the slot below it is never
 /// reserved and is not waited for. The owner then laps the ring and writes both slots
 /// of that block again (or of a spare, if the thief is still copying): the reuse must
-/// never overwrite a slot the thief reads, and nothing may be lost or doubled.
+/// never overwrite a slot the thief reads, and nothing may be lost or doubled. The
+/// thief steals until it succeeds and the owner retries the push that needs the block,
+/// so every execution reaches the reuse (forgoing one slot too many fails here with a
+/// concurrent read and write of the slot).
 #[test]
 fn lifo_shared_block_reused_after_its_steal() {
     model(|| {
         let q = lifo::Worker::<u64>::with_config(Config::new(2, 2).unwrap());
         let seen = Arc::new(Seen::default());
-        let t = thief::<lifo::Worker<u64>>(q.stealer(), seen.clone(), 1);
+        let (s, seen2) = (q.stealer(), seen.clone());
+        let t = thread::spawn(move || loop {
+            if let Steal::Success(item) = s.steal() {
+                seen2.add(item);
+                return;
+            }
+            thread::yield_now();
+        });
         let mut owner = Owner::new(q);
         owner.put(1);
         assert!(owner.q.share(), "a free next block exists");
-        owner.put(4);
+        owner.put(2); // fills the other block
+        let item = 1 << 3;
+        while owner.q.push(item).is_err() {
+            thread::yield_now(); // the shared block is not consumed yet
+        }
+        owner.pushed |= item;
+        owner.next_bit = 4;
+        owner.put(1); // the reused block's other slot
+        t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+/// The owner takes back a block it shared half-empty (unstolen), pops its item and
+/// goes on down into the full block under it while a thief steals: the skipped slots
+/// must not stop the owner, and nothing may be consumed twice or lost.
+#[test]
+fn lifo_pop_below_a_shared_block_races_steal() {
+    model(|| {
+        let q = lifo::Worker::<u64>::with_config(Config::new(3, 2).unwrap());
+        let seen = Arc::new(Seen::default());
+        let t = thief::<lifo::Worker<u64>>(q.stealer(), seen.clone(), 1);
+        let mut owner = Owner::new(q);
+        owner.put(3); // a full block, granted, and one item above it
+        assert!(owner.q.share(), "a free next block exists");
+        owner.get(3);
         t.join().unwrap();
         owner.drain_and_check(seen.get());
     });

@@ -283,3 +283,92 @@ fn shared_blocks_stolen_empty_are_reused_not_parked() {
         "no thief is reading: nothing to park"
     );
 }
+
+/// A share that finds no free next block changes nothing: the owner still pops every
+/// item, down through the blocks below.
+#[test]
+fn failed_share_leaves_every_item_poppable() {
+    let w = Worker::with_config(Config::new(2, 4).unwrap());
+    for i in 0..6 {
+        w.push(i).unwrap(); // block 0 full and granted, two items on top
+    }
+    assert!(!w.share(), "block 0 still holds items: no free next block");
+    assert_eq!(w.len(), 6);
+    let popped: Vec<u32> = std::iter::from_fn(|| w.pop()).collect();
+    assert_eq!(popped, [5, 4, 3, 2, 1, 0]);
+}
+
+/// A block shared half-empty and taken back unstolen leaves its lower slots skipped;
+/// they must not hide the full block under it from the owner.
+#[test]
+fn pop_reaches_below_a_shared_block_taken_back() {
+    let w = Worker::with_config(Config::new(4, 4).unwrap());
+    let s = w.stealer();
+    for round in 0..50u32 {
+        for i in 0..5 {
+            w.push(round * 10 + i).unwrap(); // a full block (granted), one item above
+        }
+        assert!(w.share()); // that item moves to its block's last slot
+        let popped: Vec<u32> = std::iter::from_fn(|| w.pop()).collect();
+        let want: Vec<u32> = (0..5).rev().map(|i| round * 10 + i).collect();
+        assert_eq!(popped, want, "round {round}");
+        assert_eq!(s.steal(), Steal::Empty);
+        assert_eq!(w.len(), 0);
+    }
+    assert_eq!(w.shared.spare_count(), 0);
+}
+
+/// Random single-threaded operations (no thief is ever mid-copy): no spare is ever
+/// parked, `len` is exact, and the owner's `pop` finds an item whenever one is left.
+#[test]
+fn random_operations_keep_blocks_accounted_and_reachable() {
+    use rand::Rng as _;
+    // Under Miri (slow, and looking for undefined behaviour rather than coverage) a
+    // few sequences per geometry.
+    let (seeds, steps) = if cfg!(miri) { (2, 60) } else { (150, 300) };
+    for (blocks, entries) in [(2, 1), (2, 2), (2, 3), (3, 4), (4, 5), (2, 8)] {
+        for seed in 0..seeds {
+            let w = Worker::with_config(Config::new(blocks, entries).unwrap());
+            let s = w.stealer();
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut live = std::collections::BTreeSet::new();
+            let mut next = 0u32;
+            for step in 0..steps {
+                let what = format!("{blocks}x{entries}, seed {seed}, step {step}");
+                match rng.random_range(0..16) {
+                    0..=5 => {
+                        if w.push(next).is_ok() {
+                            live.insert(next);
+                        }
+                        next += 1;
+                    }
+                    6..=8 => match w.pop() {
+                        Some(x) => assert!(live.remove(&x), "{what}"),
+                        None => assert!(live.is_empty(), "pop found nothing of {live:?}: {what}"),
+                    },
+                    9 | 10 => {
+                        w.share();
+                    }
+                    11 | 12 => {
+                        if let Steal::Success(x) = s.steal() {
+                            assert!(live.remove(&x), "{what}");
+                        }
+                    }
+                    13 => {
+                        let _ = s.steal_half_with(8, |x| assert!(live.remove(&x)));
+                    }
+                    14 => {
+                        for x in w.pop_block().unwrap_or_default() {
+                            assert!(live.remove(&x), "{what}");
+                        }
+                    }
+                    _ => {
+                        let _ = s.steal_batch_with(2, |x| assert!(live.remove(&x)));
+                    }
+                }
+                assert_eq!(w.shared.spare_count(), 0, "{what}");
+                assert_eq!(w.len(), live.len(), "{what}");
+            }
+        }
+    }
+}
