@@ -72,11 +72,6 @@ pub struct Worker<T> {
     back: Cell<u32>,
     /// Lowest index the owner may pop in the top block (the paper's f_pos).
     front: Cell<u32>,
-    /// Whether the blocks below may hold items although `front` is above 0: the top
-    /// block's lower slots were skipped by `share` and no thief has reached it since, or
-    /// it was re-entered above a block just granted. Otherwise slots below `front` are
-    /// thieves' reservations, and thieves empty the blocks below first.
-    below_may_hold: Cell<bool>,
     entries: u32,
 }
 
@@ -111,7 +106,6 @@ impl<T> Worker<T> {
             slots: Cell::new(slots),
             back: Cell::new(0),
             front: Cell::new(0),
-            below_may_hold: Cell::new(false),
             entries,
         }
     }
@@ -164,7 +158,7 @@ impl<T> Worker<T> {
         // hold the slots under `front` (then they have emptied the blocks below; not
         // looking spares a load of a line they write). Slots `share` skipped say
         // nothing of the blocks below (see `below_may_hold`).
-        if (self.back.get() != 0 && !self.below_may_hold.get()) || !self.retreat() {
+        if (self.back.get() != 0 && !self.below_may_hold()) || !self.retreat() {
             return None;
         }
         let back = self.back.get();
@@ -188,6 +182,16 @@ impl<T> Worker<T> {
         self.slots.set(block.slots());
         self.back.set(back);
         self.front.set(front);
+    }
+
+    /// Whether the blocks below may hold items although `front` is above 0. The top
+    /// block's `f_idx` keeps the front it was granted from (or left downwards at) until
+    /// the owner leaves it, so `front` still equals it when no thief reserved anything
+    /// there since: the slots under `front` were skipped by `share`, or the block was
+    /// re-entered above one just granted. Otherwise they are thieves' reservations, and
+    /// thieves empty the blocks below first.
+    fn below_may_hold(&self) -> bool {
+        self.front.get() == self.block().f_idx()
     }
 
     /// Whether [`advance`](Self::advance) would succeed now: the next block is one we
@@ -221,8 +225,6 @@ impl<T> Worker<T> {
         current.grant(self.top.get(), self.front.get());
         let front = if reentered { block.f_idx() } else { 0 };
         self.enter(next, block, front, front);
-        // Above the block just granted, which may keep its items a while.
-        self.below_may_hold.set(front > 0);
         true
     }
 
@@ -235,11 +237,6 @@ impl<T> Worker<T> {
             return false; // exhausted by thieves, or never filled
         }
         let first_unreserved = below.take_over(prev);
-        // No thief reserved anything since the grant: if the grant started above 0,
-        // the slots under it were skipped, and the blocks below may still hold items.
-        let granted_from = below.f_idx();
-        self.below_may_hold
-            .set(first_unreserved == granted_from && granted_from > 0);
         // Remember where our part of the block we leave starts: `advance` re-enters it
         // there, so its skipped or reserved slots are never written again.
         let front = self.front.get();
