@@ -231,6 +231,8 @@ struct Comm<'a, T, N, P> {
     meter: LoadMeter,
     /// When this rank last probed each rank's load.
     probed: Vec<Option<Instant>>,
+    /// A rank whose search failed (`Message::Failed`): the run ends with an error.
+    failed: Option<usize>,
 }
 
 impl<'a, T, N, P> Comm<'a, T, N, P>
@@ -273,6 +275,7 @@ where
             pool: None,
             meter: LoadMeter::new(None),
             probed: vec![None; size],
+            failed: None,
         }
     }
 
@@ -310,6 +313,16 @@ where
                 busy = true;
                 let message = Message::decode(&bytes)?;
                 self.handle(from, message);
+            }
+            if let Some(rank) = self.failed {
+                return Err(DistError::SearchFailed { rank });
+            }
+            if self.phase == Phase::Running && search_ended.load(Ordering::Acquire) {
+                // Acquire: as in `report`. While running, the search thread ends only
+                // by a panic (`next_batch` waits for work until the end): without this
+                // check this rank would never be passive again and every rank would
+                // wait for the token forever.
+                return Err(self.fail());
             }
             if let Some(bits) = self.global.improved_bound() {
                 self.broadcast(&Message::Bound(bits));
@@ -383,6 +396,7 @@ where
             Message::Done => self.drain(),
             Message::Quiet(report) => self.reports[from] = Some(report),
             Message::Exit => self.phase = Phase::Over,
+            Message::Failed => self.failed = Some(from),
             // The start handshake is over; a late copy changes nothing.
             Message::Ready(_) | Message::Start(_) => {}
         }
@@ -484,6 +498,14 @@ where
         acted
     }
 
+    /// This rank's search thread panicked: tell every rank (rank 0 would wait for our
+    /// report, the others for the token), then end the run with an error.
+    fn fail(&mut self) -> DistError {
+        self.broadcast(&Message::Failed);
+        self.transport.flush();
+        DistError::SearchFailed { rank: self.rank }
+    }
+
     /// Termination detected: no more stealing; the search thread ends.
     fn drain(&mut self) {
         self.phase = Phase::Draining;
@@ -521,7 +543,7 @@ where
                     self.quiet = true;
                     acted = true;
                 }
-                None if ended => return Err(DistError::SearchFailed { rank: self.rank }),
+                None if ended => return Err(self.fail()),
                 None => {}
             }
         }

@@ -84,15 +84,18 @@ impl<N: Clone + Send, V: ObjectiveValue> Incumbent<N, V> for GlobalIncumbent<N, 
         *local = (node.clone(), value);
         self.best_bits
             .fetch_max(value.to_ordered_bits(), Ordering::Relaxed);
-        self.improved.store(true, Ordering::Relaxed);
+        // Release: pairs with the Acquire swap in `improved_bound`, so the value
+        // broadcast after seeing the flag is at least this one.
+        self.improved.store(true, Ordering::Release);
         true
     }
 }
 
 impl<N: Send, V: ObjectiveValue> Global for GlobalIncumbent<N, V> {
     fn improved_bound(&self) -> Option<u64> {
+        // Acquire: pairs with the Release store in `offer` (see there).
         self.improved
-            .swap(false, Ordering::Relaxed)
+            .swap(false, Ordering::Acquire)
             .then(|| self.best_bits.load(Ordering::Relaxed))
     }
 

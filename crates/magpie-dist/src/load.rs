@@ -3,10 +3,13 @@
 //!
 //! Eq. 3.1 takes one *task* as its period: the task's execution time (`workTime`) and
 //! the idle gap before it (`idleTime`), so a slow rank, whose tasks take longer, gets a
-//! larger rate. The pool counts each worker's tasks and idle time, so a report turns
-//! the period since the last one into per-task averages: `busy / tasks` and
-//! `idle / tasks`. A worker that finished no task in the period (one long task) counts
-//! the whole period as the task so far.
+//! larger rate. The pool counts each worker's tasks and idle time; a report takes each
+//! worker's span since the last report that saw it finish a task, and turns it into
+//! per-task averages (`busy / tasks`, `idle / tasks`), or, when no task finished since
+//! (one long task), counts the whole span as the task so far. Measuring from the last
+//! observed completion rather than from the last report keeps the rate independent of
+//! how often, and by how many ranks, this rank is probed. (The thesis smooths once per
+//! task; we smooth once per report.)
 
 use std::time::{Duration, Instant};
 
@@ -19,17 +22,34 @@ use crate::policy::RankLoad;
 #[derive(Debug)]
 pub(crate) struct LoadMeter {
     last: Instant,
-    /// Each worker's cumulative idle time and tasks run at `last`.
+    /// Each worker's counters when a report last saw it finish a task (or at the start).
     marks: Vec<Mark>,
+    /// Without a pool: since when the rank has been searching without a break.
+    busy_since: Option<Instant>,
     /// Smoothed, averaged over the workers.
     rate: f64,
 }
 
-/// A worker's cumulative counters.
-#[derive(Clone, Copy, Debug, Default)]
+/// A worker's cumulative counters, read at `at`.
+#[derive(Clone, Copy, Debug)]
 struct Mark {
+    at: Instant,
     idle: Duration,
     tasks: u64,
+}
+
+impl Mark {
+    /// Eq. (3.1)'s sample for the span from this mark to `now`; moves the mark to `now`
+    /// if a task finished in between (else the running task keeps its start).
+    fn sample_until(&mut self, now: Mark) -> f64 {
+        let span_us = now.at.saturating_duration_since(self.at).as_secs_f64() * 1e6;
+        let idle_us = now.idle.saturating_sub(self.idle).as_secs_f64() * 1e6;
+        let tasks = now.tasks.saturating_sub(self.tasks);
+        if tasks > 0 {
+            *self = now;
+        }
+        worker_sample(span_us, idle_us, tasks)
+    }
 }
 
 /// Eq. (3.1)'s sample of a worker that was idle `idle_us` of a `period_us` period and
@@ -42,16 +62,18 @@ fn worker_sample(period_us: f64, idle_us: f64, tasks: u64) -> f64 {
 
 impl LoadMeter {
     pub(crate) fn new(pool: Option<&ThreadPool>) -> Self {
+        let now = Instant::now();
         Self {
-            last: Instant::now(),
-            marks: pool.map_or_else(Vec::new, marks),
+            last: now,
+            marks: pool.map_or_else(Vec::new, |pool| marks(pool, now)),
+            busy_since: None,
             rate: 0.0,
         }
     }
 
     /// The load to report now: `stealable` waiting subtrees (plus one while the rank
-    /// searches: its running tasks can split), and the work rate over the period since
-    /// the last report. Without a pool the rank counts as busy while it searches.
+    /// searches: its running tasks can split), and the work rate (see the module docs).
+    /// Without a pool the rank's one task is its unbroken stretch of searching.
     pub(crate) fn report(
         &mut self,
         pool: Option<&ThreadPool>,
@@ -59,24 +81,26 @@ impl LoadMeter {
         stealable: usize,
     ) -> RankLoad {
         let now = Instant::now();
-        let period_us = (now - self.last).as_secs_f64() * 1e6;
         let samples: Vec<f64> = match pool {
             Some(pool) => {
-                let now_marks = marks(pool);
-                let samples = now_marks
-                    .iter()
-                    .zip(self.marks.iter().chain(std::iter::repeat(&Mark::default())))
-                    .map(|(now, before)| {
-                        let idle = now.idle.saturating_sub(before.idle);
-                        let tasks = now.tasks.saturating_sub(before.tasks);
-                        worker_sample(period_us, idle.as_secs_f64() * 1e6, tasks)
-                    })
-                    .collect();
-                self.marks = now_marks;
-                samples
+                let now_marks = marks(pool, now);
+                if self.marks.len() != now_marks.len() {
+                    self.marks = marks(pool, self.last);
+                }
+                self.marks
+                    .iter_mut()
+                    .zip(now_marks)
+                    .map(|(mark, now)| mark.sample_until(now))
+                    .collect()
             }
-            None if searching => vec![work_rate_sample(period_us, 0.0)],
-            None => vec![work_rate_sample(0.0, period_us)],
+            None if searching => {
+                let since = *self.busy_since.get_or_insert(self.last);
+                vec![work_rate_sample((now - since).as_secs_f64() * 1e6, 0.0)]
+            }
+            None => {
+                self.busy_since = None;
+                vec![work_rate_sample(0.0, (now - self.last).as_secs_f64() * 1e6)]
+            }
         };
         let average = samples.iter().sum::<f64>() / samples.len().max(1) as f64;
         self.rate = smooth(average, self.rate);
@@ -88,11 +112,12 @@ impl LoadMeter {
     }
 }
 
-fn marks(pool: &ThreadPool) -> Vec<Mark> {
+fn marks(pool: &ThreadPool, at: Instant) -> Vec<Mark> {
     pool.stats()
         .workers
         .iter()
         .map(|w| Mark {
+            at,
             idle: w.idle,
             tasks: w.tasks_run,
         })
@@ -128,5 +153,36 @@ mod tests {
         assert!((worker_sample(5_000.0, 0.0, 0) - eq31(5_000.0, 0.0)).abs() < 1e-12);
         // Idle beyond the period (counter read after `now`) is clamped.
         assert!((worker_sample(5_000.0, 9_000.0, 0) - eq31(0.0, 5_000.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_long_task_is_measured_from_its_start_not_from_the_last_report() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let at = |t: u64, idle: u64, tasks: u64| Mark {
+            at: t0 + ms(t),
+            idle: ms(idle),
+            tasks,
+        };
+        let mut mark = at(0, 0, 0);
+        // 2 tasks in the first 10 ms (2 ms idle): per-task averages; the mark moves.
+        let s = mark.sample_until(at(10, 2, 2));
+        assert!((s - eq31(4_000.0, 1_000.0)).abs() < 1e-9);
+        // Then one task runs for a second, probed every millisecond: each report
+        // measures it from its start, 10 ms, not from the previous report.
+        let mut last = 0.0;
+        for t in [11, 12, 500, 1_010] {
+            let s = mark.sample_until(at(t, 2, 2));
+            assert!(
+                (s - eq31((t - 10) as f64 * 1e3, 0.0)).abs() < 1e-9,
+                "at {t} ms"
+            );
+            assert!(s > last, "the rate grows with the running task's age");
+            last = s;
+        }
+        // It finishes: the next span starts there.
+        mark.sample_until(at(1_020, 2, 3));
+        let s = mark.sample_until(at(1_021, 2, 3));
+        assert!((s - eq31(1_000.0, 0.0)).abs() < 1e-9);
     }
 }

@@ -37,6 +37,9 @@ pub enum Message<N, R> {
     Quiet(R),
     /// Every rank is quiet: end.
     Exit,
+    /// The sender's search thread ended without a result (it panicked): every rank
+    /// ends the run with [`DistError::SearchFailed`](crate::DistError::SearchFailed).
+    Failed,
 }
 
 /// Why a message could not be decoded.

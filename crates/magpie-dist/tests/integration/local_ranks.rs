@@ -5,12 +5,15 @@
 
 use crate::common;
 
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc;
 use std::thread;
+use std::time::Duration;
 
 use common::{data, grid, on_ranks};
-use magpie_dist::{local_world, Cluster};
+use magpie_dist::{local_world, Cluster, DistError};
 use magpie_search::apps::{clique, knapsack, semigroups, tsp, uts};
-use magpie_search::SearchConfig;
+use magpie_search::{NodesPerDepth, SearchConfig, SearchSpace};
 
 #[test]
 fn clique_optimum_and_decisions_match_one_process() {
@@ -132,6 +135,85 @@ fn a_rank_that_cannot_read_its_input_fails_every_rank() {
         errors.iter().all(|e| e == "rank 2: cannot read graph.clq"),
         "{errors:?}"
     );
+}
+
+/// Semigroups whose search, where `panics`, panics at its first expansion.
+struct PanicsOn {
+    inner: semigroups::Semigroups,
+    panics: bool,
+}
+
+impl SearchSpace for PanicsOn {
+    type Node = <semigroups::Semigroups as SearchSpace>::Node;
+    type Children<'a> = <semigroups::Semigroups as SearchSpace>::Children<'a>;
+    fn root(&self) -> Self::Node {
+        self.inner.root()
+    }
+    fn children<'a>(&'a self, node: &'a Self::Node) -> Self::Children<'a> {
+        assert!(!self.panics, "a search that panics");
+        self.inner.children(node)
+    }
+}
+
+/// Runs semigroups genus 30 (budget 1000) on 3 in-process ranks, rank `panicking`'s
+/// search panicking; every rank's outcome (`Err("panicked")` for a panic), or a
+/// failure if some rank is still running after a minute.
+fn with_a_panicking_rank(panicking: usize) -> Vec<Result<Result<(), DistError>, &'static str>> {
+    let (tx, rx) = mpsc::channel();
+    for transport in local_world(3) {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let mut cluster = Cluster::new(transport);
+            let rank = cluster.rank();
+            let space = PanicsOn {
+                inner: semigroups::Semigroups::new(30).unwrap(),
+                panics: rank == panicking,
+            };
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                cluster
+                    .enumerate(&space, &NodesPerDepth, &SearchConfig::budget(1000))
+                    .map(|_| ())
+            }));
+            let _ = tx.send((rank, outcome.map_err(|_| "panicked")));
+        });
+    }
+    let mut outcomes: Vec<_> = (0..3)
+        .map(|_| {
+            rx.recv_timeout(Duration::from_secs(60))
+                .expect("every rank ends within a minute")
+        })
+        .collect();
+    outcomes.sort_by_key(|&(rank, _)| rank);
+    outcomes.into_iter().map(|(_, outcome)| outcome).collect()
+}
+
+#[test]
+fn a_panic_in_one_ranks_search_ends_every_rank() {
+    // Rank 0 holds the root: it panics at once, before anyone has work.
+    let outcomes = with_a_panicking_rank(0);
+    assert!(matches!(outcomes[0], Err("panicked")), "{outcomes:?}");
+    for outcome in &outcomes[1..] {
+        assert!(
+            matches!(outcome, Ok(Err(DistError::SearchFailed { rank: 0 }))),
+            "{outcomes:?}"
+        );
+    }
+    // Rank 2 panics in the middle of the run, once it has stolen work (it may not
+    // get any on a loaded machine: then the run ends normally).
+    let outcomes = with_a_panicking_rank(2);
+    if matches!(outcomes[2], Err("panicked")) {
+        for outcome in &outcomes[..2] {
+            assert!(
+                matches!(outcome, Ok(Err(DistError::SearchFailed { rank: 2 }))),
+                "{outcomes:?}"
+            );
+        }
+    } else {
+        assert!(
+            outcomes.iter().all(|o| matches!(o, Ok(Ok(())))),
+            "{outcomes:?}"
+        );
+    }
 }
 
 #[test]
