@@ -37,6 +37,9 @@ pub struct Cluster<T: Transport> {
     policy: Box<dyn NodeVictimPolicy>,
     /// This rank is slowed down by this factor (see [`Slowed`]).
     slowdown: Option<f64>,
+    /// Searches started on this cluster (failed ones too): the stamp of the current
+    /// one's messages.
+    searches: u32,
 }
 
 impl<T: Transport> std::fmt::Debug for Cluster<T> {
@@ -57,6 +60,7 @@ impl<T: Transport> Cluster<T> {
             transport,
             policy: Box::new(RandomVictim::new(seed)),
             slowdown: None,
+            searches: 0,
         }
     }
 
@@ -96,10 +100,17 @@ impl<T: Transport> Cluster<T> {
     /// could not read): tells the other ranks, which are waiting to start a search,
     /// and returns the error every rank then returns.
     pub fn fail(&mut self, message: String) -> DistError {
-        match agree::<T, (), ()>(&mut self.transport, Err(message)) {
+        let search = self.next_search();
+        match agree::<T, (), ()>(&mut self.transport, search, Err(message)) {
             Err(e) => e,
             Ok(_) => unreachable!("a failed rank never agrees to start"),
         }
+    }
+
+    /// The stamp of the search starting now (every rank counts its searches alike).
+    fn next_search(&mut self) -> u32 {
+        self.searches = self.searches.wrapping_add(1);
+        self.searches
     }
 
     /// Waits until every rank has called `barrier`. Call it only where every rank
@@ -146,8 +157,10 @@ impl<T: Transport> Cluster<T> {
         E::Summary: Serialize + DeserializeOwned,
     {
         let ranks = self.size();
+        let search = self.next_search();
         let reports = run_rank(
             &mut self.transport,
+            search,
             &mut *self.policy,
             config.pool,
             &NoGlobal,
@@ -200,8 +213,10 @@ impl<T: Transport> Cluster<T> {
         let (node, value) = initial;
         let incumbent = GlobalIncumbent::new(node, value);
         let ranks = self.size();
+        let search = self.next_search();
         let reports = run_rank(
             &mut self.transport,
+            search,
             &mut *self.policy,
             config.pool,
             &incumbent,
@@ -263,8 +278,10 @@ impl<T: Transport> Cluster<T> {
     {
         let stop = GlobalStop::default();
         let ranks = self.size();
+        let search = self.next_search();
         let reports = run_rank(
             &mut self.transport,
+            search,
             &mut *self.policy,
             config.pool,
             &stop,

@@ -63,6 +63,7 @@ type SearchEnd<P> = (P, RankStats);
 #[allow(clippy::too_many_arguments)] // one call per search type, each naming them all
 pub(crate) fn run_rank<T, N, A, P, B, F>(
     transport: &mut T,
+    search: u32,
     policy: &mut dyn NodeVictimPolicy,
     pool: Option<&ThreadPool>,
     global: &dyn Global,
@@ -80,13 +81,13 @@ where
     F: FnOnce(A) -> P + Send,
 {
     let start = Instant::now();
-    let early = agree::<T, N, P>(transport, Ok(()))?;
+    let early = agree::<T, N, P>(transport, search, Ok(()))?;
     let rank = transport.rank();
     let link = Link::new(if rank == 0 { initial } else { Vec::new() });
     let end: Mutex<Option<SearchEnd<P>>> = Mutex::new(None);
     let search_ended = AtomicBool::new(false);
     thread::scope(|s| {
-        let search = s.spawn(|| {
+        let search_thread = s.spawn(|| {
             /// Tells the loop the search thread is gone, even if it panicked.
             struct Ended<'a>(&'a AtomicBool);
             impl Drop for Ended<'_> {
@@ -111,13 +112,13 @@ where
             let share = part(acc);
             *end.lock().unwrap_or_else(|e| e.into_inner()) = Some((share, counters));
         });
-        let mut comm = Comm::new(transport, policy, global, &link, start);
+        let mut comm = Comm::new(transport, search, policy, global, &link, start);
         comm.pool = pool;
         comm.meter = LoadMeter::new(pool);
         comm.stash.extend(early);
         let result = comm.run(&end, &search_ended);
         link.finish();
-        if let Err(payload) = search.join() {
+        if let Err(payload) = search_thread.join() {
             panic::resume_unwind(payload);
         }
         result
@@ -128,6 +129,7 @@ where
 /// all did. Returns messages that arrived early from ranks that already started.
 pub(crate) fn agree<T, N, P>(
     transport: &mut T,
+    search: u32,
     mine: Result<(), String>,
 ) -> Result<Early<N, P>, DistError>
 where
@@ -141,7 +143,7 @@ where
         let mut results: Vec<Option<Result<(), String>>> = vec![None; size];
         results[0] = Some(mine);
         while results.iter().any(Option::is_none) {
-            let (from, message) = receive::<T, N, P>(transport)?;
+            let (from, message) = receive::<T, N, P>(transport, search)?;
             match message {
                 Message::Ready(result) => results[from] = Some(result),
                 other => early.push((from, other)),
@@ -156,13 +158,13 @@ where
             })
             .map_or(Ok(()), Err);
         for to in 1..size {
-            transport.send(to, Msg::<N, P>::Start(verdict.clone()).encode());
+            transport.send(to, Msg::<N, P>::Start(verdict.clone()).encode(search));
         }
         verdict
     } else {
-        transport.send(0, Msg::<N, P>::Ready(mine).encode());
+        transport.send(0, Msg::<N, P>::Ready(mine).encode(search));
         loop {
-            match receive::<T, N, P>(transport)? {
+            match receive::<T, N, P>(transport, search)? {
                 (0, Message::Start(verdict)) => break verdict,
                 other => early.push(other),
             }
@@ -173,8 +175,8 @@ where
         .map_err(|(rank, message)| DistError::RankFailed { rank, message })
 }
 
-/// Waits (polling) for the next message.
-fn receive<T, N, P>(transport: &mut T) -> Result<(usize, Msg<N, P>), DistError>
+/// Waits (polling) for the next message of `search` (dropping any of earlier ones).
+fn receive<T, N, P>(transport: &mut T, search: u32) -> Result<(usize, Msg<N, P>), DistError>
 where
     T: Transport,
     N: Serialize + DeserializeOwned,
@@ -182,7 +184,10 @@ where
 {
     loop {
         if let Some((from, bytes)) = transport.try_receive() {
-            return Ok((from, Message::decode(&bytes)?));
+            match Message::decode(&bytes)? {
+                (stamp, message) if stamp == search => return Ok((from, message)),
+                _ => continue,
+            }
         }
         thread::sleep(Duration::from_micros(100));
     }
@@ -202,6 +207,8 @@ enum Phase {
 /// The communication loop's state.
 struct Comm<'a, T, N, P> {
     transport: &'a mut T,
+    /// The number of this search on the cluster (see `wire`).
+    search: u32,
     rank: usize,
     size: usize,
     policy: &'a mut dyn NodeVictimPolicy,
@@ -243,6 +250,7 @@ where
 {
     fn new(
         transport: &'a mut T,
+        search: u32,
         policy: &'a mut dyn NodeVictimPolicy,
         global: &'a dyn Global,
         link: &'a Link<N>,
@@ -251,6 +259,7 @@ where
         let (rank, size) = (transport.rank(), transport.size());
         Self {
             transport,
+            search,
             rank,
             size,
             policy,
@@ -280,7 +289,7 @@ where
     }
 
     fn send(&mut self, to: usize, message: &Msg<N, P>) {
-        let bytes = message.encode();
+        let bytes = message.encode(self.search);
         self.stats.messages_sent += 1;
         self.stats.bytes_sent += bytes.len() as u64;
         if let Message::Work(nodes) = message {
@@ -311,8 +320,10 @@ where
             }
             while let Some((from, bytes)) = self.transport.try_receive() {
                 busy = true;
-                let message = Message::decode(&bytes)?;
-                self.handle(from, message);
+                let (search, message) = Message::decode(&bytes)?;
+                if search == self.search {
+                    self.handle(from, message);
+                } // else: left over from an earlier search on this cluster (see `wire`)
             }
             if let Some(rank) = self.failed {
                 return Err(DistError::SearchFailed { rank });

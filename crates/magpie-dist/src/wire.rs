@@ -2,6 +2,13 @@
 //!
 //! One message type per search: `N` is the search space's node, `R` what a rank
 //! reports at the end (its share of the answer and its statistics).
+//!
+//! Every message is stamped with the number of the search it belongs to (the n-th
+//! search on a [`Cluster`](crate::Cluster), the same on every rank), and a rank drops
+//! messages of any other search. Without the stamp, a message of a search that ended
+//! (a `Bound` or `Load` sent just before the end, delivered after `Exit` over another
+//! route) would be read by the next search on the same cluster: a stale bound could
+//! prune away its optimum.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -55,16 +62,24 @@ impl std::fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 impl<N: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned> Message<N, R> {
-    /// The message's bytes.
-    pub fn encode(&self) -> Vec<u8> {
+    /// The message's bytes, stamped with the number of the search it belongs to.
+    pub fn encode(&self, search: u32) -> Vec<u8> {
         // Encoding into a Vec fails only if serialization itself does, which the
         // derived implementations of our node types never do.
-        postcard::to_allocvec(self).expect("a message always serializes")
+        let body = postcard::to_allocvec(self).expect("a message always serializes");
+        let mut bytes = Vec::with_capacity(4 + body.len());
+        bytes.extend_from_slice(&search.to_le_bytes());
+        bytes.extend_from_slice(&body);
+        bytes
     }
 
-    /// The message in `bytes`.
-    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
-        postcard::from_bytes(bytes).map_err(DecodeError)
+    /// The number of the search `bytes` belong to, and the message.
+    pub fn decode(bytes: &[u8]) -> Result<(u32, Self), DecodeError> {
+        let (search, message) = bytes
+            .split_first_chunk::<4>()
+            .ok_or(DecodeError(postcard::Error::DeserializeUnexpectedEnd))?;
+        let message = postcard::from_bytes(message).map_err(DecodeError)?;
+        Ok((u32::from_le_bytes(*search), message))
     }
 }
 

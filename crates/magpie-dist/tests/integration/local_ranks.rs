@@ -11,9 +11,10 @@ use std::thread;
 use std::time::Duration;
 
 use common::{data, grid, on_ranks};
-use magpie_dist::{local_world, Cluster, DistError};
+use magpie_dist::wire::Message;
+use magpie_dist::{local_world, Cluster, DistError, LocalTransport, Transport};
 use magpie_search::apps::{clique, knapsack, semigroups, tsp, uts};
-use magpie_search::{NodesPerDepth, SearchConfig, SearchSpace};
+use magpie_search::{NodesPerDepth, ObjectiveValue, SearchConfig, SearchSpace};
 
 #[test]
 fn clique_optimum_and_decisions_match_one_process() {
@@ -214,6 +215,74 @@ fn a_panic_in_one_ranks_search_ends_every_rank() {
             "{outcomes:?}"
         );
     }
+}
+
+/// The in-process transport, handing this rank `stale` as its first message after
+/// the next barrier.
+struct Injecting {
+    inner: LocalTransport,
+    stale: Option<(usize, Vec<u8>)>,
+    armed: bool,
+}
+
+impl Transport for Injecting {
+    fn rank(&self) -> usize {
+        self.inner.rank()
+    }
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+    fn send(&mut self, to: usize, bytes: Vec<u8>) {
+        self.inner.send(to, bytes);
+    }
+    fn try_receive(&mut self) -> Option<(usize, Vec<u8>)> {
+        match self.armed.then(|| self.stale.take()).flatten() {
+            Some(message) => Some(message),
+            None => self.inner.try_receive(),
+        }
+    }
+    fn flush(&mut self) {
+        self.inner.flush();
+    }
+    fn barrier(&mut self) {
+        self.inner.barrier();
+        self.armed = true;
+    }
+}
+
+#[test]
+fn a_message_left_from_an_earlier_search_is_ignored() {
+    // Over MPI a message sent just before a search ends (here a bound) can arrive
+    // after `Exit`, through another route, and be read by the next search on the same
+    // cluster. Rank 0 gets a bound of 1000 from the first search during the second:
+    // taken for one of the second's, it would prune the whole tree.
+    let graph = clique::read_dimacs(data("dimacs/C125.9.clq")).unwrap();
+    let stale = Message::<(), ()>::Bound(1000usize.to_ordered_bits()).encode(1);
+    let sizes: Vec<Option<(usize, usize)>> = thread::scope(|s| {
+        let handles: Vec<_> = local_world(2)
+            .into_iter()
+            .map(|inner| {
+                let (graph, stale) = (&graph, stale.clone());
+                s.spawn(move || {
+                    let rank = inner.rank();
+                    let mut cluster = Cluster::new(Injecting {
+                        inner,
+                        stale: (rank == 0).then_some((1, stale)),
+                        armed: false,
+                    });
+                    let config = SearchConfig::budget(1000);
+                    let first = cluster.maximum_clique(graph, &config).unwrap();
+                    cluster.barrier();
+                    let second = cluster.maximum_clique(graph, &config).unwrap();
+                    first
+                        .zip(second)
+                        .map(|(a, b)| (a.answer.len(), b.answer.len()))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(sizes, [Some((34, 34)), None]);
 }
 
 #[test]

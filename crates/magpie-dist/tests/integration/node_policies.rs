@@ -48,7 +48,7 @@ type Msg = Message<semigroups::Semigroup, ()>;
 /// payloads).
 fn poll(transport: &mut LocalTransport) -> Option<(usize, Option<Msg>)> {
     let (from, bytes) = transport.try_receive()?;
-    Some((from, Msg::decode(&bytes).ok()))
+    Some((from, Msg::decode(&bytes).ok().map(|(_, message)| message)))
 }
 
 #[test]
@@ -84,17 +84,17 @@ fn the_performance_policy_targets_the_loaded_rank() {
             }
             thread::yield_now();
         }
-        fake0.send(1, Msg::Start(Ok(())).encode());
+        fake0.send(1, Msg::Start(Ok(())).encode(1));
         let mut requests = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(20);
         while requests.len() < 40 && Instant::now() < deadline {
             for (me, fake, load) in [(0, &mut fake0, loaded), (2, &mut fake2, slow)] {
                 while let Some((from, message)) = poll(fake) {
                     match message {
-                        Some(Message::Probe) => fake.send(from, Msg::Load(load).encode()),
+                        Some(Message::Probe) => fake.send(from, Msg::Load(load).encode(1)),
                         Some(Message::StealRequest) => {
                             requests.push(me);
-                            fake.send(from, Msg::Work(Vec::new()).encode());
+                            fake.send(from, Msg::Work(Vec::new()).encode(1));
                         }
                         _ => {}
                     }
@@ -103,13 +103,13 @@ fn the_performance_policy_targets_the_loaded_rank() {
             thread::yield_now();
         }
         // The end, as rank 0: `Done`, refuse what still comes, `Exit` on the report.
-        fake0.send(1, Msg::Done.encode());
+        fake0.send(1, Msg::Done.encode(1));
         'end: loop {
             for (fake, other) in [(&mut fake0, false), (&mut fake2, true)] {
                 while let Some((from, message)) = poll(fake) {
                     match message {
                         Some(Message::StealRequest) => {
-                            fake.send(from, Msg::Work(Vec::new()).encode())
+                            fake.send(from, Msg::Work(Vec::new()).encode(1))
                         }
                         Some(Message::Probe | Message::Load(_)) => {}
                         _ if !other => break 'end,
@@ -119,7 +119,7 @@ fn the_performance_policy_targets_the_loaded_rank() {
             }
             thread::yield_now();
         }
-        fake0.send(1, Msg::Exit.encode());
+        fake0.send(1, Msg::Exit.encode(1));
         assert!(rank1.join().unwrap().unwrap(), "only rank 0 reports");
         requests
     });

@@ -81,11 +81,15 @@ fn every_apps_nodes_round_trip() {
 #[test]
 fn messages_round_trip() {
     let work: Message<u32, ()> = Message::Work(vec![(7, 2), (9, 3)]);
-    assert_eq!(Message::decode(&work.encode()).unwrap(), work);
+    assert_eq!(Message::decode(&work.encode(7)).unwrap(), (7, work));
     let bound: Message<u32, ()> = Message::Bound(u64::MAX - 3);
-    assert_eq!(Message::decode(&bound.encode()).unwrap(), bound);
+    assert_eq!(Message::decode(&bound.encode(1)).unwrap(), (1, bound));
     assert!(
         Message::<u32, ()>::decode(&[200, 1, 2]).is_err(),
+        "too short for the stamp"
+    );
+    assert!(
+        Message::<u32, ()>::decode(&[1, 0, 0, 0, 200, 1, 2]).is_err(),
         "garbage is an error"
     );
 }
