@@ -51,7 +51,19 @@ impl Handle {
     /// Runs `future` to completion on the current thread (with async-io's `block_on`,
     /// so it drives async-io's timers while it waits), with this runtime as the current
     /// one, so `spawn`, [`Handle::current`] and [`crate::net`] work inside it.
+    ///
+    /// # Panics
+    /// On a worker thread of any magpie-async runtime (inside a task): the tasks the
+    /// future waits for could be queued on that very worker, which would never run
+    /// them. `.await` the future instead, or block in
+    /// [`spawn_blocking`](Self::spawn_blocking).
+    #[track_caller]
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
+        assert!(
+            crate::context::with_local(|local| local.is_none()),
+            "block_on called inside an async task (on a magpie-async worker); .await the \
+             future instead, or block in spawn_blocking"
+        );
         crate::context::enter(self, || async_io::block_on(future))
     }
 

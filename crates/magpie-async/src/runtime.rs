@@ -12,7 +12,9 @@ use crate::join::JoinHandle;
 /// Dropping it sets the shutdown flag, wakes and joins the workers, and drops every task
 /// that has not finished — queued ones and ones parked on a waker held elsewhere (the
 /// reactor, a timer, a channel) — so no task outlives its runtime. Awaiting the
-/// [`JoinHandle`] of such a task gives a cancelled [`JoinError`](crate::JoinError).
+/// [`JoinHandle`] of such a task gives a cancelled [`JoinError`](crate::JoinError); I/O
+/// on one of its sockets held elsewhere fails with an error. Drop it from outside the
+/// runtime: dropped inside one of its own tasks, it panics.
 #[derive(Debug)]
 pub struct Runtime {
     handle: Handle,
@@ -53,13 +55,23 @@ impl Runtime {
     }
 
     /// Runs `future` on the calling thread to completion; see [`Handle::block_on`].
+    #[track_caller]
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         self.handle.block_on(future)
     }
 }
 
 impl Drop for Runtime {
+    /// # Panics
+    /// On one of the runtime's own workers (dropped inside one of its tasks): a worker
+    /// cannot join itself. The runtime is then left running, as if leaked.
     fn drop(&mut self) {
+        let me = std::thread::current().id();
+        assert!(
+            self.threads.iter().all(|t| t.thread().id() != me),
+            "a magpie-async Runtime dropped inside one of its own tasks; drop it from \
+             outside the runtime (a worker cannot wait for itself to stop)"
+        );
         let shared = self.handle.shared();
         shared.begin_shutdown();
         for thread in self.threads.drain(..) {
@@ -68,5 +80,10 @@ impl Drop for Runtime {
             let _ = thread.join();
         }
         shared.drop_all_tasks();
+        // I/O sources that outlive the runtime (held outside it, or by a `block_on`
+        // caller) get an error from now on instead of waiting for a driver nobody polls.
+        if let Some(driver) = &shared.driver {
+            driver.shut_down();
+        }
     }
 }

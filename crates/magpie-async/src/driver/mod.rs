@@ -18,6 +18,8 @@ mod registration;
 pub(crate) mod scheduled_io;
 
 use std::io;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::task::Waker;
 use std::time::Duration;
@@ -26,10 +28,18 @@ use mio::{Events, Poll, Token};
 use slab::Slab;
 
 pub(crate) use registration::Registration;
-use scheduled_io::{ScheduledIo, ERROR, READABLE, READ_CLOSED, WRITABLE, WRITE_CLOSED};
+use scheduled_io::{ScheduledIo, ERROR, READABLE, READ_CLOSED, SHUT_DOWN, WRITABLE, WRITE_CLOSED};
 
-/// The token of the driver's own `mio::Waker`.
+/// The token of the driver's own `mio::Waker` (its top bit is never set in a source's).
 const WAKE_TOKEN: Token = Token(usize::MAX);
+/// A source's token: its slab key in the low half, the number of its registration in
+/// the rest (as tokio). A slab slot is reused as soon as its source is dropped, possibly
+/// between `epoll_wait`'s return and the dispatch of an event for the old source: the
+/// registration number tells the two apart. (Applied to the new source, a stale
+/// `READ_CLOSED` would never be cleared and its reads would spin on `WouldBlock`.)
+const KEY_BITS: u32 = usize::BITS / 2;
+const KEY_MASK: usize = (1 << KEY_BITS) - 1;
+const GENERATION_MASK: usize = (1 << (usize::BITS - KEY_BITS - 1)) - 1;
 /// Events taken per `epoll_wait` (tokio: 1024).
 const EVENTS: usize = 1024;
 
@@ -48,8 +58,13 @@ pub(crate) struct Driver {
     /// A clone of the poll's registry: registering does not need the core.
     registry: mio::Registry,
     waker: mio::Waker,
-    /// Registered sources by token.
+    /// Registered sources by slab key (a token's low half).
     sources: Mutex<Slab<Arc<ScheduledIo>>>,
+    /// Registrations so far (the high half of a token).
+    registrations: AtomicUsize,
+    /// Set, under the `sources` lock, when the runtime has stopped: nobody polls the
+    /// driver any more.
+    shut_down: AtomicBool,
 }
 
 impl Driver {
@@ -66,7 +81,68 @@ impl Driver {
             registry,
             waker,
             sources: Mutex::new(Slab::new()),
+            registrations: AtomicUsize::new(0),
+            shut_down: AtomicBool::new(false),
         })
+    }
+
+    /// Adds a source's state under a new token; an error once the runtime has stopped.
+    fn insert(&self, initial: usize) -> io::Result<(Arc<ScheduledIo>, usize)> {
+        let mut sources = self.sources();
+        // Relaxed: written and read under the `sources` lock.
+        if self.shut_down.load(Ordering::Relaxed) {
+            return Err(shut_down_error());
+        }
+        let entry = sources.vacant_entry();
+        let key = entry.key();
+        if key > KEY_MASK {
+            return Err(io::Error::other("too many I/O sources on one runtime"));
+        }
+        // Relaxed: a counter; uniqueness comes from the RMW.
+        let generation = self.registrations.fetch_add(1, Ordering::Relaxed) & GENERATION_MASK;
+        let token = key | (generation << KEY_BITS);
+        let io = Arc::new(ScheduledIo::new(initial, token));
+        entry.insert(io.clone());
+        Ok((io, token))
+    }
+
+    /// Removes the source registered under `token`.
+    fn remove(&self, token: usize) -> Option<Arc<ScheduledIo>> {
+        let mut sources = self.sources();
+        let key = token & KEY_MASK;
+        if sources.get(key)?.token() != token {
+            return None;
+        }
+        sources.try_remove(key)
+    }
+
+    /// The runtime has stopped: every source's waiters wake and get an error, and so
+    /// does any later wait or registration (instead of waiting for a driver nobody
+    /// polls).
+    pub(crate) fn shut_down(&self) {
+        let mut wake = Vec::new();
+        {
+            let sources = self.sources();
+            self.shut_down.store(true, Ordering::Relaxed);
+            for (_, io) in sources.iter() {
+                io.set_readiness(SHUT_DOWN, &mut wake);
+            }
+        }
+        wake_all(wake.drain(..));
+    }
+
+    /// Applies an event for `token` to its source, if that source is still registered.
+    fn dispatch(
+        &self,
+        sources: &Slab<Arc<ScheduledIo>>,
+        token: usize,
+        bits: usize,
+        wake: &mut Vec<Waker>,
+    ) {
+        match sources.get(token & KEY_MASK) {
+            Some(io) if io.token() == token => io.set_readiness(bits, wake),
+            _ => {} // deregistered since `epoll_wait` returned (slot maybe reused)
+        }
     }
 
     /// The current runtime's driver (for `net`'s constructors).
@@ -78,6 +154,20 @@ impl Driver {
 
     fn sources(&self) -> MutexGuard<'_, Slab<Arc<ScheduledIo>>> {
         self.sources.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The error of I/O on a runtime that has stopped.
+pub(crate) fn shut_down_error() -> io::Error {
+    io::Error::other("the runtime of this I/O source has shut down")
+}
+
+/// Wakes `wakers`. A waker is user code when a foreign future polled our I/O with its
+/// own waker: its panic is reported (by the panic hook) and goes no further, since it
+/// would otherwise unwind through the worker that holds the driver and stop it.
+fn wake_all(wakers: impl Iterator<Item = Waker>) {
+    for waker in wakers {
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| waker.wake()));
     }
 }
 
@@ -128,26 +218,78 @@ impl crate::parker::Reactor for Driver {
         {
             let sources = self.sources();
             for event in events.iter() {
-                if event.token() == WAKE_TOKEN {
-                    continue;
-                }
-                // A token may name a source deregistered (and its slot reused) since
-                // `epoll_wait` returned: the readiness is then spurious, which costs
-                // the new source one `WouldBlock`.
-                if let Some(io) = sources.get(event.token().0) {
-                    io.set_readiness(bits(event), wake);
+                if event.token() != WAKE_TOKEN {
+                    self.dispatch(&sources, event.token().0, bits(event), wake);
                 }
             }
         }
         // Outside the sources lock: a waker schedules its task (on this worker: into its
         // local queue).
-        for waker in wake.drain(..) {
-            waker.wake();
-        }
+        wake_all(wake.drain(..));
     }
 
     fn wake(&self) {
         // An eventfd write; it fails only if the eventfd is gone (runtime torn down).
         let _ = self.waker.wake();
+    }
+}
+
+#[cfg(all(test, not(magpie_async_loom)))]
+mod tests {
+    use std::task::{Context, Wake};
+
+    use super::scheduled_io::Direction;
+    use super::*;
+
+    struct Noop;
+    impl Wake for Noop {
+        fn wake(self: Arc<Self>) {}
+    }
+
+    fn readable(io: &ScheduledIo) -> bool {
+        let waker = Waker::from(Arc::new(Noop));
+        io.poll_ready(&mut Context::from_waker(&waker), Direction::Read)
+            .is_ready()
+    }
+
+    #[test]
+    fn an_event_for_a_dropped_source_does_not_reach_the_one_in_its_slot() {
+        let driver = Driver::new().unwrap();
+        let (_old, old_token) = driver.insert(0).unwrap();
+        drop(driver.remove(old_token));
+        let (new, new_token) = driver.insert(0).unwrap();
+        assert_eq!(
+            new_token & KEY_MASK,
+            old_token & KEY_MASK,
+            "the slot is reused"
+        );
+        assert_ne!(new_token, old_token);
+        // The old source's event, dispatched after the slot was reused: a stale
+        // `READ_CLOSED` would never be cleared from the new source.
+        let mut wake = Vec::new();
+        driver.dispatch(
+            &driver.sources(),
+            old_token,
+            READABLE | READ_CLOSED,
+            &mut wake,
+        );
+        assert!(!readable(&new));
+        assert!(
+            driver.remove(old_token).is_none(),
+            "the old token removes nothing"
+        );
+        driver.dispatch(&driver.sources(), new_token, READABLE, &mut wake);
+        assert!(readable(&new));
+        assert_ne!(new_token, WAKE_TOKEN.0);
+    }
+
+    #[test]
+    fn a_shut_down_driver_wakes_its_sources_and_refuses_new_ones() {
+        let driver = Driver::new().unwrap();
+        let (io, _) = driver.insert(0).unwrap();
+        assert!(!readable(&io));
+        driver.shut_down();
+        assert!(readable(&io), "a waiter wakes up (and gets an error)");
+        assert!(driver.insert(0).is_err());
     }
 }

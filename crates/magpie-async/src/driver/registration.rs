@@ -16,7 +16,7 @@ use super::Driver;
 pub(crate) struct Registration {
     driver: Arc<Driver>,
     io: Arc<ScheduledIo>,
-    key: usize,
+    token: usize,
 }
 
 impl Registration {
@@ -29,22 +29,31 @@ impl Registration {
         interest: Interest,
         initial: usize,
     ) -> io::Result<Self> {
-        let io = Arc::new(ScheduledIo::new(initial));
-        let key = driver.sources().insert(io.clone());
-        if let Err(e) = driver.registry.register(source, Token(key), interest) {
-            driver.sources().remove(key);
+        let (io, token) = driver.insert(initial)?;
+        if let Err(e) = driver.registry.register(source, Token(token), interest) {
+            driver.remove(token);
             return Err(e);
         }
-        Ok(Self { driver, io, key })
+        Ok(Self { driver, io, token })
     }
 
-    /// Ready in `direction`, or `Pending` until the driver sees an event for it.
+    /// The driver this source is registered with.
+    pub(crate) fn driver(&self) -> &Arc<Driver> {
+        &self.driver
+    }
+
+    /// Ready in `direction`, or `Pending` until the driver sees an event for it; an
+    /// error once the runtime has stopped.
     pub(crate) fn poll_ready(
         &self,
         cx: &mut Context<'_>,
         direction: Direction,
-    ) -> Poll<ReadyEvent> {
-        self.io.poll_ready(cx, direction)
+    ) -> Poll<io::Result<ReadyEvent>> {
+        let event = ready!(self.io.poll_ready(cx, direction));
+        if event.shut_down() {
+            return Poll::Ready(Err(super::shut_down_error()));
+        }
+        Poll::Ready(Ok(event))
     }
 
     /// `op` said `WouldBlock` after `event`: wait for the next edge.
@@ -61,7 +70,7 @@ impl Registration {
         mut op: impl FnMut() -> io::Result<R>,
     ) -> Poll<io::Result<R>> {
         loop {
-            let event = ready!(self.poll_ready(cx, direction));
+            let event = ready!(self.poll_ready(cx, direction))?;
             match op() {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     self.clear_readiness(event, direction);
@@ -80,9 +89,9 @@ impl Registration {
 
 impl Drop for Registration {
     fn drop(&mut self) {
-        // The slot may be reused by the next registration; a stale event for this token
-        // is then a spurious readiness (see `Driver::turn`).
-        let io = self.driver.sources().try_remove(self.key);
+        // The slot may be reused by the next registration, under another token (see
+        // `KEY_BITS`).
+        let io = self.driver.remove(self.token);
         drop(io); // outside the lock: may drop the tasks' wakers
     }
 }

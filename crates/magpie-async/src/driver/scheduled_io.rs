@@ -30,6 +30,8 @@ pub(crate) const READ_CLOSED: usize = 1 << 2;
 pub(crate) const WRITE_CLOSED: usize = 1 << 3;
 /// An error is pending on the socket.
 pub(crate) const ERROR: usize = 1 << 4;
+/// The runtime has stopped: every wait ends with an error.
+pub(crate) const SHUT_DOWN: usize = 1 << 5;
 
 const BITS: usize = 0xffff;
 const TICK_SHIFT: u32 = 16;
@@ -46,8 +48,8 @@ impl Direction {
     /// The bits that make an operation in this direction worth trying.
     fn mask(self) -> usize {
         match self {
-            Direction::Read => READABLE | READ_CLOSED | ERROR,
-            Direction::Write => WRITABLE | WRITE_CLOSED | ERROR,
+            Direction::Read => READABLE | READ_CLOSED | ERROR | SHUT_DOWN,
+            Direction::Write => WRITABLE | WRITE_CLOSED | ERROR | SHUT_DOWN,
         }
     }
 
@@ -64,8 +66,14 @@ impl Direction {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ReadyEvent {
     tick: usize,
-    #[allow(dead_code)] // kept for debugging output
     ready: usize,
+}
+
+impl ReadyEvent {
+    /// Whether the runtime has stopped (see [`SHUT_DOWN`]).
+    pub(crate) fn shut_down(&self) -> bool {
+        self.ready & SHUT_DOWN != 0
+    }
 }
 
 #[derive(Debug, Default)]
@@ -79,15 +87,24 @@ struct Waiters {
 pub(crate) struct ScheduledIo {
     readiness: AtomicUsize,
     waiters: Mutex<Waiters>,
+    /// The source's token with the driver.
+    token: usize,
 }
 
 impl ScheduledIo {
-    /// A source assumed to be `initial`-ready (tick 0) until a syscall says otherwise.
-    pub(crate) fn new(initial: usize) -> Self {
+    /// A source registered under `token`, assumed to be `initial`-ready (tick 0) until
+    /// a syscall says otherwise.
+    pub(crate) fn new(initial: usize, token: usize) -> Self {
         Self {
             readiness: AtomicUsize::new(initial & BITS),
             waiters: Mutex::new(Waiters::default()),
+            token,
         }
+    }
+
+    /// The source's token with the driver.
+    pub(crate) fn token(&self) -> usize {
+        self.token
     }
 
     /// The driver saw `bits`: records them (new tick) and moves the wakers of the

@@ -66,8 +66,13 @@ impl TcpListener {
             .map(|accepted| {
                 let (io, addr) = accepted?;
                 // A fresh connection's request usually is already there: try reading
-                // before waiting for the registration's first event.
-                Ok((TcpStream::register(io, READABLE | WRITABLE)?, addr))
+                // before waiting for the registration's first event. On the listener's
+                // runtime, wherever `accept` is polled.
+                let driver = self.registration.driver().clone();
+                Ok((
+                    TcpStream::register_with(driver, io, READABLE | WRITABLE)?,
+                    addr,
+                ))
             })
     }
 }

@@ -5,6 +5,7 @@ use std::mem::MaybeUninit;
 use std::net::{Shutdown, SocketAddr, ToSocketAddrs};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
 use futures_lite::io::{AsyncRead, AsyncWrite};
@@ -59,8 +60,16 @@ impl TcpStream {
         Self::register(mio::net::TcpStream::from_std(stream), READABLE | WRITABLE)
     }
 
-    pub(crate) fn register(mut io: mio::net::TcpStream, initial: usize) -> io::Result<Self> {
-        let driver = Driver::current()?;
+    pub(crate) fn register(io: mio::net::TcpStream, initial: usize) -> io::Result<Self> {
+        Self::register_with(Driver::current()?, io, initial)
+    }
+
+    /// Registers `io` with `driver`.
+    pub(crate) fn register_with(
+        driver: Arc<Driver>,
+        mut io: mio::net::TcpStream,
+        initial: usize,
+    ) -> io::Result<Self> {
         let registration = Registration::new(
             driver,
             &mut io,
@@ -85,7 +94,7 @@ impl TcpStream {
     async fn connect_one(addr: SocketAddr) -> io::Result<Self> {
         // Not ready for anything until the connect completes (a writable event).
         let stream = Self::register(mio::net::TcpStream::connect(addr)?, 0)?;
-        std::future::poll_fn(|cx| stream.registration.poll_ready(cx, Direction::Write)).await;
+        std::future::poll_fn(|cx| stream.registration.poll_ready(cx, Direction::Write)).await?;
         if let Some(e) = stream.io.take_error()? {
             return Err(e);
         }
@@ -149,7 +158,7 @@ impl TcpStream {
         mut op: impl FnMut(&Self) -> io::Result<usize>,
     ) -> Poll<io::Result<usize>> {
         loop {
-            let event = ready!(self.registration.poll_ready(cx, Direction::Read));
+            let event = ready!(self.registration.poll_ready(cx, Direction::Read))?;
             match op(self) {
                 Ok(n) => {
                     if n > 0 && n < len {

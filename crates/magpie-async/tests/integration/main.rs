@@ -5,5 +5,6 @@
 //! stays in a binary of its own.
 
 mod blocking_time;
+mod misuse;
 mod net;
 mod reliability;

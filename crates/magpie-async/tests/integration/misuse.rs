@@ -1,0 +1,124 @@
+//! What a user can get wrong, or what user code can do to the runtime: block inside a
+//! task, drop the runtime from its own task, keep a socket past the runtime, wake a
+//! panicking waker from the I/O driver. Each ends with a clear panic or error and
+//! never with a hang; a guard thread turns a hang into a failure.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::task::{Context, Wake, Waker};
+use std::time::Duration;
+
+use futures_lite::AsyncWriteExt;
+use magpie_async::net::{TcpListener, TcpStream};
+use magpie_async::{Builder, Handle, Runtime};
+
+/// Runs `f` on a thread; its result, or a failure if it takes more than 20 s.
+fn within_20s<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("finished within 20 s (a hang otherwise)")
+}
+
+fn runtime(workers: usize) -> Runtime {
+    Builder::new().worker_threads(workers).build().unwrap()
+}
+
+#[test]
+fn block_on_inside_a_task_panics_instead_of_deadlocking() {
+    for workers in [1, 2] {
+        let outcome = within_20s(move || {
+            let rt = runtime(workers);
+            rt.block_on(
+                rt.spawn(async { Handle::current().block_on(magpie_async::spawn(async { 1 })) }),
+            )
+        });
+        let error = outcome.expect_err("the task panicked");
+        assert!(error.is_panic(), "{error:?}");
+    }
+    // From the blocking pool it is allowed.
+    let rt = runtime(2);
+    let handle = rt.handle().clone();
+    let nested =
+        rt.block_on(rt.spawn_blocking(move || handle.block_on(handle.spawn(async { 5 })).unwrap()));
+    assert_eq!(nested.unwrap(), 5);
+}
+
+#[test]
+fn dropping_the_runtime_inside_its_own_task_panics() {
+    let rt = runtime(2);
+    let handle = rt.handle().clone();
+    let task = handle.spawn(async move { drop(rt) });
+    let error = within_20s(move || futures_lite::future::block_on(task)).unwrap_err();
+    assert!(error.is_panic(), "{error:?}");
+    // The runtime was left running: it still runs tasks.
+    let value = within_20s(move || futures_lite::future::block_on(handle.spawn(async { 3 })));
+    assert_eq!(value.unwrap(), 3);
+}
+
+#[test]
+fn io_after_the_runtime_is_gone_fails_instead_of_waiting() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let rt = runtime(2);
+    let handle = rt.handle().clone();
+    // A stream made on the runtime and kept past it, with nothing to read.
+    let (kept, _peer) = rt.block_on(async {
+        let stream = TcpStream::connect(addr).await.unwrap();
+        (stream, listener.accept().unwrap())
+    });
+    drop(rt);
+    within_20s(move || {
+        let mut buf = [0u8; 8];
+        let read = futures_lite::future::block_on(futures_lite::future::poll_fn(|cx| {
+            kept.poll_read_slice(cx, &mut buf)
+        }));
+        assert!(read.is_err(), "{read:?}");
+        // New sources through the handle of the stopped runtime: an error at once.
+        let connect = handle.block_on(TcpStream::connect(addr));
+        assert!(connect.is_err());
+        assert!(handle
+            .block_on(async { TcpListener::bind("127.0.0.1:0") })
+            .is_err());
+    });
+}
+
+/// A waker whose `wake` panics (a foreign future's, polling our I/O).
+struct PanickingWaker(AtomicUsize);
+
+impl Wake for PanickingWaker {
+    fn wake(self: Arc<Self>) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        panic!("a waker that panics");
+    }
+}
+
+#[test]
+fn a_panicking_waker_woken_by_the_driver_does_not_stop_the_worker() {
+    within_20s(|| {
+        let rt = runtime(1);
+        let (server_side, mut client) = rt.block_on(async {
+            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+            let client = TcpStream::connect(listener.local_addr().unwrap())
+                .await
+                .unwrap();
+            (listener.accept().await.unwrap().0, client)
+        });
+        let waker = Arc::new(PanickingWaker(AtomicUsize::new(0)));
+        let mut buf = [0u8; 4];
+        let foreign = Waker::from(waker.clone());
+        let mut cx = Context::from_waker(&foreign);
+        assert!(server_side.poll_read_slice(&mut cx, &mut buf).is_pending());
+        // The byte makes the driver (polled by the only worker) wake that waker.
+        rt.block_on(async { client.write_all(b"x").await.unwrap() });
+        while waker.0.load(Ordering::SeqCst) == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // The worker survived it and still runs tasks.
+        for i in 0..100 {
+            assert_eq!(rt.block_on(rt.spawn(async move { i })).unwrap(), i);
+        }
+    });
+}
