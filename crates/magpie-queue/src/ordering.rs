@@ -27,7 +27,7 @@ pub const NAMES: &[(&str, &str)] = &[
     ),
     (
         "CURSOR_ADVANCE",
-        "thief Release CAS moving the cursor past a consumed block -> CURSOR_LOAD",
+        "thief (or owner, nudging a far-lagging cursor) Release CAS moving the cursor past consumed blocks -> CURSOR_LOAD",
     ),
     (
         "CURSOR_LOAD",

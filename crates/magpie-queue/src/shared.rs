@@ -56,6 +56,16 @@ pub(crate) struct Shared<T> {
     entries: u32,
 }
 
+/// The owner moves the thieves' cursor when it lags more than this many positions
+/// behind the block the owner enters. Only thieves move it otherwise, and block tags
+/// compare modulo 2^32: a cursor left 2^31 positions behind (a queue nobody stole from
+/// for ~2^41 items) would read every tag as earlier and steal nothing. Checked every
+/// [`CURSOR_CHECK_EVERY`] positions, so the owner reads the thieves' line that rarely.
+/// Small in unit tests, so that they reach it.
+const CURSOR_MAX_LAG: u64 = if cfg!(test) { 8 } else { 1 << 30 };
+/// See [`CURSOR_MAX_LAG`].
+const CURSOR_CHECK_EVERY: u64 = if cfg!(test) { 4 } else { 1 << 20 };
+
 /// An owning pointer to a block, movable between the ring and the spare list.
 struct BlockPtr<T>(NonNull<Block<T>>);
 
@@ -68,6 +78,26 @@ unsafe impl<T: Send> Send for BlockPtr<T> {}
 unsafe impl<T: Send> Send for Shared<T> {}
 // SAFETY: as above.
 unsafe impl<T: Send> Sync for Shared<T> {}
+
+/// A thief's reserved slots `[next, end)` not yet handed out. Dropped (also when the
+/// caller's sink panics) it drops those items and releases all the reserved slots, so
+/// the block can be reused; a panicking sink neither leaks items nor pins the block.
+struct Taking<'a, T> {
+    block: &'a Block<T>,
+    start: u32,
+    next: u32,
+    end: u32,
+}
+
+impl<T> Drop for Taking<'_, T> {
+    fn drop(&mut self) {
+        for i in self.next..self.end {
+            // SAFETY: reserved for this thief and not read yet (see `steal_in`).
+            drop(unsafe { Block::read(self.block.slots(), i) });
+        }
+        self.block.release_stolen(self.end - self.start);
+    }
+}
 
 impl<T> Shared<T> {
     /// A queue whose blocks all look fully consumed, incarnations `0..blocks`.
@@ -135,6 +165,7 @@ impl<T> Shared<T> {
         }
         if old_ref.is_released() {
             old_ref.reset(position, granted);
+            self.nudge_cursor(position);
             return Some(old_ref);
         }
         // A thief is still copying out of `old`: park it and install a released spare.
@@ -158,7 +189,32 @@ impl<T> Shared<T> {
         // Release pairs with RING_LOAD: thieves that find this pointer see the block's
         // initialisation and reset.
         self.ring[slot].store(fresh.as_ptr(), ord!("RING_PUBLISH", Release));
+        self.nudge_cursor(position);
         Some(fresh_ref)
+    }
+
+    /// Owner, having entered `position`: moves a cursor lagging far behind (see
+    /// [`CURSOR_MAX_LAG`]) to `position + 1 - blocks`. Every position below that is
+    /// gone: its slot was entered again on the way to `position`, which needed it
+    /// consumed (`claim`), so thieves skip nothing they could steal. After this
+    /// position's reset and ring store, so CURSOR_ADVANCE carries them as a thief's
+    /// advance does.
+    #[inline]
+    fn nudge_cursor(&self, position: u64) {
+        if position % CURSOR_CHECK_EVERY != 0 {
+            return;
+        }
+        let cursor = self.cursor.load(Relaxed);
+        let to = (position + 1).saturating_sub(self.blocks);
+        if to > cursor.saturating_add(CURSOR_MAX_LAG) {
+            self.advance_cursor(cursor, to);
+        }
+    }
+
+    /// Test hook: the thieves' cursor.
+    #[cfg(test)]
+    pub(crate) fn cursor_position(&self) -> u64 {
+        self.cursor.load(Relaxed)
     }
 
     /// Test hook: how many blocks are parked in the spare list.
@@ -186,9 +242,10 @@ impl<T> Shared<T> {
         mut sink: impl FnMut(T),
     ) -> Steal<u32> {
         debug_assert!(max > 0);
-        // Each iteration either steals, gives up, or moves the cursor one block forward;
-        // a full lap means the cursor raced with the owner: report Retry.
-        for _ in 0..=self.blocks {
+        // Each iteration either steals, gives up, or moves the cursor forward; more than
+        // a lap plus the two jumps a lagging cursor may need to catch up (past the
+        // consumer's block, with 2 blocks) means it raced with the owner: report Retry.
+        for _ in 0..self.blocks + 3 {
             // Acquire pairs with CURSOR_ADVANCE: the thief that moved the cursor here
             // had seen this slot's block for `cursor` (exhausted-block path), or a reset
             // the owner made after entering `cursor` (STALE_TAG path). Either way our ring
@@ -286,14 +343,21 @@ impl<T> Shared<T> {
         if !block.reserve(seen, n, F::reserve_ordering()) {
             return None;
         }
-        let slots = block.slots();
-        for i in seen.idx..seen.idx + n {
+        let mut taking = Taking {
+            block,
+            start: seen.idx,
+            next: seen.idx,
+            end: seen.idx + n,
+        };
+        while taking.next < taking.end {
+            let i = taking.next;
+            taking.next += 1;
             // SAFETY: the CAS reserved [seen.idx, seen.idx + n) for us alone; the
-            // flavour's ordering made the owner's writes of these slots visible.
-            sink(unsafe { Block::read(slots, i) });
+            // flavour's ordering made the owner's writes of these slots visible; each
+            // index is read once (`next` moves past it first).
+            sink(unsafe { Block::read(block.slots(), i) });
         }
-        block.release_stolen(n);
-        Some(n)
+        Some(n) // `taking` drops here: releases the n slots
     }
 
     fn advance_cursor(&self, from: u64, to: u64) {

@@ -192,3 +192,67 @@ fn a_cursor_left_behind_for_many_laps_catches_up_at_once() {
     // ~400 blocks behind: one call must find the items, not report Retry for each lap.
     assert!(matches!(s.steal(), Steal::Success(7..=9)));
 }
+
+#[test]
+fn a_lagging_cursor_over_two_blocks_steals_without_a_spurious_retry() {
+    // Two stale-tag jumps, a step past the consumer's block, then the steal: one more
+    // than a lap of iterations (Retry, with no race at all, before).
+    let w = Worker::with_config(Config::new(2, 1).unwrap());
+    let s = w.stealer();
+    for i in 0..2 {
+        w.push(i).unwrap();
+        assert_eq!(w.pop(), Some(i));
+    }
+    w.push(7).unwrap();
+    w.push(8).unwrap();
+    // 7 may sit in the consumer's block (then the owner's); 8 is stealable.
+    assert!(matches!(s.steal(), Steal::Success(7 | 8)));
+}
+
+#[test]
+fn the_owner_keeps_a_cursor_nobody_moves_close_behind() {
+    // Tags compare modulo 2^32: a cursor 2^31 blocks behind would see every tag as
+    // earlier and thieves would find nothing. No thief moves it here; the owner does
+    // (every CURSOR_CHECK_EVERY positions, past CURSOR_MAX_LAG: 4 and 8 in tests).
+    let w = Worker::with_config(Config::new(2, 1).unwrap());
+    let s = w.stealer();
+    for i in 0..if cfg!(miri) { 300 } else { 10_000 } {
+        w.push(i).unwrap();
+        assert_eq!(w.pop(), Some(i));
+        let lag = (i as u64 + 2).saturating_sub(w.shared.cursor_position());
+        assert!(lag <= 8 + 4 + 2, "cursor {} behind at {i}", lag);
+    }
+    w.push(7).unwrap();
+    assert_eq!(s.steal(), Steal::Success(7));
+}
+
+#[test]
+fn a_panicking_steal_sink_drops_the_rest_and_frees_the_block() {
+    use super::drops::Counted;
+    use std::panic::{self, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    use std::sync::Arc;
+
+    let drops = Arc::new(AtomicUsize::new(0));
+    let w = Worker::with_config(Config::new(2, 4).unwrap());
+    let s = w.stealer();
+    for i in 0..4 {
+        w.push(Counted(drops.clone(), i)).unwrap();
+    }
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        s.steal_batch_with(4, |item| {
+            assert_ne!(item.1, 1, "a sink that panics on item 1");
+        })
+    }));
+    assert!(outcome.is_err());
+    // Items 0 and 1 dropped by the sink, 2 and 3 by the steal on its way out.
+    assert_eq!(drops.load(Relaxed), 4);
+    // The block was released: cycling items through it never parks it as a spare.
+    for i in 4..200 {
+        w.push(Counted(drops.clone(), i)).unwrap();
+        drop(w.pop());
+    }
+    assert_eq!(w.shared.spare_count(), 0);
+    drop((w, s));
+    assert_eq!(drops.load(Relaxed), 200);
+}
