@@ -23,8 +23,21 @@ step "unit, stress and doc tests"
 cargo test --workspace --profile ci
 
 step "loom models (bounds: see the test files)"
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
-  cargo test --profile ci -p magpie-queue --test loom_bwos --test loom_twolock
+# The FIFO Figure 9 client is one model that runs for minutes on one thread while the
+# others take seconds: it runs in the background, beside the steps up to Miri (whose
+# interpreter also leaves a core free), and is waited for before ThreadSanitizer.
+loom_queue() {
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+    cargo test --profile ci -p magpie-queue --test loom_bwos --test loom_twolock "$@"
+}
+loom_queue --no-run
+loom_bwos=$(loom_queue --no-run 2>&1 | sed -n 's/.*Executable tests\/loom_bwos.rs (\(.*\))$/\1/p')
+test -x "$loom_bwos" || { echo "the loom_bwos test binary was not found" >&2; exit 1; }
+fifo_figure9_log=$(mktemp)
+"$loom_bwos" --exact fifo_figure9_client >"$fifo_figure9_log" 2>&1 &
+fifo_figure9_pid=$!
+trap 'kill "$fifo_figure9_pid" 2>/dev/null || true' EXIT  # a failing step stops it too
+loom_queue -- --skip fifo_figure9_client
 # The pool's sleep protocol (crates/magpie/src/sleep.rs, module loom_tests).
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --profile ci -p magpie --lib loom_tests
@@ -71,6 +84,12 @@ if cargo +nightly miri --version >/dev/null 2>&1; then
 else
   echo "!!!!!!!! SKIPPED: Miri is not installed (rustup component add miri rust-src --toolchain nightly) !!!!!!!!"
 fi
+
+step "loom: the FIFO Figure 9 client (started with the loom models)"
+if wait "$fifo_figure9_pid"; then cat "$fifo_figure9_log"; else
+  cat "$fifo_figure9_log"; echo "loom model fifo_figure9_client failed" >&2; exit 1
+fi
+rm -f "$fifo_figure9_log"
 
 step "ThreadSanitizer (queue and pool tests on real threads)"
 # Miri and loom explore interleavings of small models; TSan watches the real stress and

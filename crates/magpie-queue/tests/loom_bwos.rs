@@ -9,8 +9,9 @@
 //! Bounds: loom explores every interleaving with at most N preemptions per execution
 //! (and, for each load, every store its C11 model lets it read). N is 3 for every model
 //! except the FIFO Figure 9 client, which uses 1: its 12 published pushes give thieves
-//! so many stores to read from that N = 1 already takes ~5 minutes on 2 cores (LIFO
-//! Figure 9 with N = 3: ~15 s). `LOOM_MAX_PREEMPTIONS` overrides N for all models.
+//! so many stores to read from that N = 1 already takes 3–5 minutes on one thread (LIFO
+//! Figure 9 with N = 3: ~10 s; `scripts/test-all.sh` runs it beside the other steps).
+//! `LOOM_MAX_PREEMPTIONS` overrides N for all models.
 //! `scripts/ordering-audit.sh` reruns the models with one ordering weakened at a time.
 #![cfg(loom)]
 
