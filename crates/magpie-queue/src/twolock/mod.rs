@@ -131,6 +131,7 @@ pub use options::{MemoryOrderMode, NodeCache, Options, Publication};
 
 use core::fmt;
 use core::marker::PhantomData;
+use std::panic::AssertUnwindSafe;
 
 use crate::pad::CachePadded;
 use crate::sync::{AtomicBool, AtomicPtr, AtomicUsize, Ordering, UnsafeCell};
@@ -296,11 +297,14 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         self.options
     }
 
-    /// Number of items: a snapshot that may be stale by the time it is used.
+    /// Number of items: a snapshot that may be stale by the time it is used. With
+    /// [`Publication::SlotStamps`], items of a batch still being pushed count only once
+    /// the batch ends (consumers may pop them earlier), so `len` and `is_empty` can read
+    /// low, down to 0, while a batch is in progress.
     pub fn len(&self) -> usize {
         // Relaxed: a monitoring snapshot, no data is read through it. The pop index is
-        // read first and never overtakes the push index, so the difference is rarely
-        // negative; `saturating_sub` covers stale reads.
+        // read first; with the push index it never overtakes it, with stamps it can
+        // (see above); `saturating_sub` covers both and stale reads.
         let h = self.head.index.load(Ordering::Relaxed);
         self.push_index(Ordering::Relaxed).saturating_sub(h)
     }
@@ -334,11 +338,17 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Drop
         // Relaxed throughout: `&mut self` means every other access happens-before us.
         let t = self.push_index(Ordering::Relaxed);
         let mut h = self.head.index.load(Ordering::Relaxed);
+        // An item whose `Drop` panics leaks neither the others nor the nodes (as with
+        // `Vec`): the first panic resumes once everything is freed.
+        let mut panic = None;
         if core::mem::needs_drop::<T>() {
             while h != t {
                 // SAFETY: we own the queue; slot `h` is full.
-                drop(unsafe { self.take_at(h, self.head.orders) });
+                let item = unsafe { self.take_at(h, self.head.orders) };
                 h += 1;
+                if let Err(payload) = std::panic::catch_unwind(AssertUnwindSafe(|| drop(item))) {
+                    panic.get_or_insert(payload);
+                }
             }
         }
         let mut node = self.head.node.load(Ordering::Relaxed);
@@ -352,6 +362,9 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Drop
             }
         }
         // The node cache frees its spares in its own `Drop`.
+        if let Some(payload) = panic {
+            std::panic::resume_unwind(payload);
+        }
     }
 }
 

@@ -55,10 +55,14 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         items: I,
     ) -> Result<usize, PushError<I::IntoIter>> {
         let items = items.into_iter();
+        // Declared before the lock guard, so that on a panic it runs after the lock is
+        // released (sleepers take their mutex before the tail lock).
+        let wake_on_unwind = WakeOnUnwind(&self.sleepers);
         let guard = self.tail.lock.lock();
         // Relaxed: `closed` is written under the tail lock, which we hold.
         if self.tail.closed.load(Ordering::Relaxed) {
             drop(guard);
+            core::mem::forget(wake_on_unwind);
             return Err(PushError(items));
         }
         // Relaxed: only tail-lock holders write `tail.index`, and we hold the lock.
@@ -77,6 +81,7 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
         }
         let pushed = publish.at - start;
         drop(publish);
+        core::mem::forget(wake_on_unwind);
         // Relaxed: consumers register under the tail lock; see `blocking.rs`.
         let waiters = self.tail.waiters.load(Ordering::Relaxed);
         drop(guard);
@@ -117,6 +122,17 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE
             // SAFETY: the node is live and stamped.
             unsafe { Node::set_stamp(node, offset, t, orders.publish) };
         }
+    }
+}
+
+/// Wakes every sleeping consumer if a batch's iterator panics: the items it yielded are
+/// published (by [`Publish`]) and a consumer asleep in `pop_wait` must see them. Forgotten
+/// on the normal path, which wakes only when there are waiters.
+struct WakeOnUnwind<'a>(&'a Sleepers);
+
+impl Drop for WakeOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.wake_all();
     }
 }
 

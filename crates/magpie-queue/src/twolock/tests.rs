@@ -211,6 +211,61 @@ fn panicking_batch_iterator_keeps_queue_consistent() {
 }
 
 #[test]
+fn panicking_batch_iterator_wakes_a_sleeping_consumer() {
+    for publication in [Publication::PushIndex, Publication::SlotStamps] {
+        let options = Options {
+            publication,
+            ..Options::default()
+        };
+        let q: StdArc<TwoLockQueue<u32>> = StdArc::new(TwoLockQueue::with_options(options));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let consumer = {
+            let q = StdArc::clone(&q);
+            thread::spawn(move || tx.send(q.pop_wait()).unwrap())
+        };
+        // Relaxed: a poll until the consumer has registered as a sleeper.
+        while q.tail.waiters.load(Ordering::Relaxed) == 0 {
+            thread::yield_now();
+        }
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            q.push_batch((0..2).map(|i| if i == 1 { panic!("boom") } else { 7 }))
+        }));
+        assert!(result.is_err());
+        // Before the fix the sleeper stayed asleep with 7 queued (a hang, not a delay):
+        // 60 s only bounds the test.
+        let got = rx.recv_timeout(Duration::from_secs(60));
+        q.push(8).unwrap(); // frees the consumer if it was stranded
+        consumer.join().unwrap();
+        assert_eq!(got, Ok(Ok(7)), "{publication:?}: the sleeper was not woken");
+    }
+}
+
+#[test]
+fn an_item_whose_drop_panics_does_not_leak_the_rest() {
+    /// Counts its drops; the one with `id == 1` panics in `drop`.
+    struct Bomb(usize, StdArc<StdAtomicUsize>);
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            self.1.fetch_add(1, StdOrdering::Relaxed);
+            assert_ne!(self.0, 1, "drop bomb");
+        }
+    }
+    let drops = StdArc::new(StdAtomicUsize::new(0));
+    // Two slots per node: the items span five nodes.
+    let q: TwoLockQueue<Bomb, HybridLock, 16> = TwoLockQueue::new();
+    for id in 0..10 {
+        q.push(Bomb(id, StdArc::clone(&drops))).unwrap();
+    }
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(q)));
+    assert!(result.is_err(), "the item's panic reaches the caller");
+    assert_eq!(
+        drops.load(StdOrdering::Relaxed),
+        10,
+        "items after the panicking one leaked"
+    );
+}
+
+#[test]
 fn node_cache_bounds_and_reuse() {
     let per_node = TwoLockQueue::<u64, HybridLock, 16>::SLOTS_PER_NODE; // 2
     let cycles = if cfg!(miri) { 10 } else { 100 };
