@@ -25,7 +25,7 @@
 mod depth_pool;
 mod stack;
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -155,9 +155,20 @@ struct Run<'r, S: SearchSpace, K: SearchType<S>> {
     tasks: AtomicU64,
     nodes: AtomicU64,
     prunes: AtomicU64,
+    /// A task of this run panicked: the run's result is that panic (the scope resumes
+    /// it once every task has returned), so the other tasks stop at their next node
+    /// as after a stop instead of searching on for nothing.
+    panicked: AtomicBool,
 }
 
 impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
+    /// Whether tasks should return at once: the search type asked to stop (a decision
+    /// found its witness) or a task panicked.
+    fn halted(&self) -> bool {
+        // Relaxed: no data hangs on `panicked`; a late read only visits a few more nodes.
+        self.kind.stop_requested() || self.panicked.load(Ordering::Relaxed)
+    }
+
     /// Gives another process (which waits for work) half of the waiting split-off
     /// nodes at the shallowest level that has any, at least one; returns whether
     /// there was any.
@@ -235,7 +246,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
 
     /// Depth-first search of `node`'s subtree on this thread.
     fn explore(&self, node: &S::Node, depth: usize, local: &mut TaskLocal<K::Local>) {
-        if self.kind.stop_requested() {
+        if self.halted() {
             return;
         }
         local.count_node(self.progress);
@@ -262,7 +273,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
             let Some(child) = next.as_ref() else {
                 return;
             };
-            if self.kind.stop_requested() {
+            if self.halted() {
                 return;
             }
             if !self.kind.admits(self.space, child) {
@@ -282,6 +293,14 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if split_off && matches!(self.split, Split::Stealing { .. }) {
             self.pending_splits.fetch_sub(1, Ordering::Relaxed);
         }
+        /// Raises `panicked` if the task unwinds (forgotten when it returns).
+        struct OnUnwind<'a>(&'a AtomicBool);
+        impl Drop for OnUnwind<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+        let on_unwind = OnUnwind(&self.panicked);
         let mut local = self.take_local();
         if depth > 0 && !self.kind.admits(self.space, &node) {
             // The incumbent may have improved since the task was spawned.
@@ -298,6 +317,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
             }
         }
         self.put_back_local(local);
+        core::mem::forget(on_unwind);
     }
 
     /// Visits `node` and spawns each admitted child as a task (see [`Run::hand_off_all`]
@@ -309,7 +329,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         depth: usize,
         local: &mut TaskLocal<K::Local>,
     ) {
-        if self.kind.stop_requested() {
+        if self.halted() {
             return;
         }
         local.count_node(self.progress);
@@ -318,7 +338,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         }
         let mut children = Vec::new();
         for child in self.kind.children(self.space, &node) {
-            if self.kind.stop_requested() {
+            if self.halted() {
                 return;
             }
             if !self.kind.admits(self.space, &child) {
@@ -450,6 +470,7 @@ where
         tasks: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         prunes: AtomicU64::new(0),
+        panicked: AtomicBool::new(false),
     };
     let body = || {
         if let Split::Depth { spawn_depth: 0 } = split {

@@ -84,7 +84,7 @@ where
     /// Visits `node` at `depth` and searches its admitted children depth-first.
     fn expand(&mut self, node: &S::Node, depth: usize, local: &mut TaskLocal<K::Local>) {
         let (run, space, kind) = (self.run, self.run.space, self.run.kind);
-        if kind.stop_requested() {
+        if run.halted() {
             return;
         }
         local.count_node(run.progress);
@@ -99,7 +99,7 @@ where
             self.frames.push(frame);
             self.offer_work(local);
             loop {
-                if kind.stop_requested() {
+                if run.halted() {
                     break;
                 }
                 // SAFETY: `frame` points to the live local above; no reference to it

@@ -11,6 +11,7 @@ mod deep_uts;
 mod dimacs_parser;
 mod framework;
 mod knapsack;
+mod panics;
 mod parser_props;
 mod policies;
 mod random_graphs;
