@@ -45,8 +45,9 @@ pub struct SearchConfig<'pool> {
     /// The pool to run in; `None` runs on the calling thread (and, for parallel
     /// coordinations, in the current or global magpie pool).
     pub pool: Option<&'pool ThreadPool>,
-    /// Where stack-stealing and budget tasks send work that another process wants;
-    /// `None` keeps every node in this process.
+    /// Where tasks send work that another process wants (see [`RemoteSink`]: split-off
+    /// nodes under every coordination, and the running task's own children under stack
+    /// stealing and budget); `None` keeps every node in this process.
     pub remote: Option<&'pool dyn RemoteSink>,
     /// A live node counter to update while the search runs.
     pub progress: Option<&'pool Progress>,

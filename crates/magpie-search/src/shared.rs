@@ -26,10 +26,13 @@ pub trait StopSignal: Sync {
 
 /// Where work leaves this process: the distributed layer's side of task hand-off.
 ///
-/// Stack-stealing and budget tasks split off their shallowest unexplored child for
-/// an idle local worker first; when no local worker wants work but
-/// [`wants_work`](Self::wants_work) says another process does, the child is given to
-/// [`send`](Self::send) instead and this search no longer explores it. Nodes arrive
+/// As it visits nodes, a task first serves idle local workers (a stack-stealing
+/// split, or sharing its queued tasks); then, if [`wants_work`](Self::wants_work) says
+/// another process waits for work, it gives that process half of the split-off nodes
+/// not yet started at the shallowest depth that has any (every coordination keeps
+/// such a pool when it has a remote), or else its own shallowest unexplored child
+/// (stack stealing and budget), through [`send`](Self::send); this search no longer
+/// explores what it sent. Both can happen after one visit. Nodes arrive
 /// boxed because a [`SearchConfig`](crate::SearchConfig) is not generic over them;
 /// the receiver downcasts to its search space's `Node` (serializable with the
 /// `serde` feature) and searches that subtree in its own process.

@@ -13,8 +13,8 @@ pub struct SearchStats {
     /// Nodes discarded because their bound could not beat the incumbent or target.
     /// With sibling pruning, a cut-off counts once for all remaining siblings.
     pub prunes: u64,
-    /// Tasks the search ran: 1 for a sequential run, more as the coordination splits
-    /// the tree.
+    /// Tasks the search ran: one per root for a sequential run (1 from a single
+    /// root), more as the coordination splits the tree.
     pub tasks: u64,
     /// Wall-clock time of the run.
     pub elapsed: Duration,
