@@ -30,8 +30,9 @@ loom_queue() {
   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
     cargo test --profile ci -p magpie-queue --test loom_bwos --test loom_twolock "$@"
 }
-loom_queue --no-run
-loom_bwos=$(loom_queue --no-run 2>&1 | sed -n 's/.*Executable tests\/loom_bwos.rs (\(.*\))$/\1/p')
+# One build; its output is shown and gives the loom_bwos binary's path.
+loom_bwos=$(loom_queue --no-run 2>&1 | tee /dev/stderr |
+  sed -n 's/.*Executable tests\/loom_bwos.rs (\(.*\))$/\1/p')
 test -x "$loom_bwos" || { echo "the loom_bwos test binary was not found" >&2; exit 1; }
 fifo_figure9_log=$(mktemp)
 "$loom_bwos" --exact fifo_figure9_client >"$fifo_figure9_log" 2>&1 &
@@ -86,10 +87,14 @@ else
 fi
 
 step "loom: the FIFO Figure 9 client (started with the loom models)"
-if wait "$fifo_figure9_pid"; then cat "$fifo_figure9_log"; else
-  cat "$fifo_figure9_log"; echo "loom model fifo_figure9_client failed" >&2; exit 1
-fi
+fifo_figure9_status=0
+wait "$fifo_figure9_pid" || fifo_figure9_status=$?
+cat "$fifo_figure9_log"
 rm -f "$fifo_figure9_log"
+if [ "$fifo_figure9_status" -ne 0 ]; then
+  echo "loom model fifo_figure9_client failed (exit $fifo_figure9_status)" >&2
+  exit 1
+fi
 
 step "ThreadSanitizer (queue and pool tests on real threads)"
 # Miri and loom explore interleavings of small models; TSan watches the real stress and

@@ -49,7 +49,7 @@ fn a_panic_stops_the_other_tasks() {
         }));
         assert!(result.is_err(), "{name}: the panic reaches the caller");
         let calls = space.calls.load(Ordering::Relaxed);
-        // Before the run stopped on a panic, the other tasks searched on to the cap.
+        // Before 481dca9 the other tasks searched on to the cap after a panic.
         assert!(
             calls < space.cap / 2,
             "{name}: {calls} generator calls after a panic at call {}",
