@@ -117,6 +117,10 @@ where
         comm.meter = LoadMeter::new(pool);
         comm.stash.extend(early);
         let result = comm.run(&end, &search_ended);
+        if result.is_err() {
+            // The batch's result will not be used: stop it instead of waiting for it.
+            link.cancel();
+        }
         link.finish();
         if let Err(payload) = search_thread.join() {
             panic::resume_unwind(payload);

@@ -44,6 +44,8 @@ pub(crate) struct Link<N> {
     outbox: Mutex<Vec<(N, usize)>>,
     /// Split-off subtrees waiting in the running search (its last report).
     stealable: AtomicUsize,
+    /// The run ended with an error: the running batch's result will not be used.
+    cancelled: AtomicBool,
 }
 
 impl<N: Send + 'static> Link<N> {
@@ -58,6 +60,7 @@ impl<N: Send + 'static> Link<N> {
             wanted: AtomicBool::new(false),
             outbox: Mutex::new(Vec::new()),
             stealable: AtomicUsize::new(0),
+            cancelled: AtomicBool::new(false),
         }
     }
 
@@ -129,6 +132,13 @@ impl<N: Send + 'static> Link<N> {
         self.wake.notify_all();
     }
 
+    /// Communication loop: the run ended with an error (another rank failed, or a
+    /// message could not be read): the running batch returns at its next node.
+    pub(crate) fn cancel(&self) {
+        // Relaxed: a flag the tasks poll; nothing is read through it.
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
     /// Communication loop: discard waiting and given-up work (a decision search
     /// stopped), without ending the search thread.
     pub(crate) fn discard(&self) {
@@ -153,5 +163,9 @@ impl<N: Send + 'static> RemoteSink for Link<N> {
     fn stealable(&self, count: usize) {
         // Relaxed: a hint for load reports.
         self.stealable.store(count, Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
     }
 }

@@ -47,6 +47,13 @@ pub trait RemoteSink: Sync {
     fn stealable(&self, count: usize) {
         let _ = count;
     }
+
+    /// Whether the processes gave this search up (another one failed): its tasks then
+    /// return at their next node and its answer is partial, for the caller to discard.
+    /// Checked every few dozen nodes of each task; the default never cancels.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// The in-process incumbent: the value in an atomic for cheap reads, the node behind

@@ -6,7 +6,8 @@
 use crate::common;
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
 
@@ -215,6 +216,86 @@ fn a_panic_in_one_ranks_search_ends_every_rank() {
             "{outcomes:?}"
         );
     }
+}
+
+/// A ternary tree far too big to search, cut off after `cap` generator calls on each
+/// rank. Rank 0's generator panics once rank 1 has made 1,000 calls (so rank 1 is in
+/// the middle of a batch it stole).
+struct PanicsWhileOtherSearches {
+    rank: usize,
+    /// Generator calls on rank 0 and on rank 1.
+    calls: Arc<[AtomicU64; 2]>,
+    cap: u64,
+}
+
+impl SearchSpace for PanicsWhileOtherSearches {
+    type Node = u32;
+    type Children<'a> = std::ops::Range<u32>;
+    fn root(&self) -> u32 {
+        0
+    }
+    fn children<'a>(&'a self, &depth: &'a u32) -> Self::Children<'a> {
+        let call = self.calls[self.rank].fetch_add(1, Ordering::Relaxed) + 1;
+        if self.rank == 0 {
+            assert!(
+                self.calls[1].load(Ordering::Relaxed) < 1_000,
+                "rank 0 panics"
+            );
+        }
+        if call > self.cap || depth >= 40 {
+            return 0..0;
+        }
+        depth + 1..depth + 4
+    }
+}
+
+#[test]
+fn a_rank_told_of_a_failure_abandons_its_batch() {
+    let calls = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+    let cap = 20_000_000;
+    let (tx, rx) = mpsc::channel();
+    for transport in local_world(2) {
+        let (tx, calls) = (tx.clone(), Arc::clone(&calls));
+        thread::spawn(move || {
+            let mut cluster = Cluster::new(transport);
+            let rank = cluster.rank();
+            let space = PanicsWhileOtherSearches { rank, calls, cap };
+            // Each rank its own pool, as each MPI process has.
+            let pool = common::pool(1);
+            let config = SearchConfig::budget(100).in_pool(&pool);
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                cluster
+                    .enumerate(&space, &NodesPerDepth, &config)
+                    .map(|_| ())
+            }));
+            let _ = tx.send((rank, outcome.map_err(|_| "panicked")));
+        });
+    }
+    let mut outcomes: Vec<_> = (0..2)
+        .map(|_| {
+            rx.recv_timeout(Duration::from_secs(120))
+                .expect("both ranks end within two minutes")
+        })
+        .collect();
+    outcomes.sort_by_key(|&(rank, _)| rank);
+    if !matches!(outcomes[0].1, Err("panicked")) {
+        // Rank 1 never got work (a loaded machine): nothing to check.
+        assert!(
+            outcomes.iter().all(|(_, o)| matches!(o, Ok(Ok(())))),
+            "{outcomes:?}"
+        );
+        return;
+    }
+    assert!(
+        matches!(outcomes[1].1, Ok(Err(DistError::SearchFailed { rank: 0 }))),
+        "{outcomes:?}"
+    );
+    // Without abandoning it, rank 1 searched its batch on to the cap.
+    let rank1 = calls[1].load(Ordering::Relaxed);
+    assert!(
+        rank1 < cap / 2,
+        "rank 1 made {rank1} generator calls after the failure"
+    );
 }
 
 /// The in-process transport, handing this rank `stale` as its first message after

@@ -63,7 +63,8 @@ pub(crate) trait SearchType<S: SearchSpace>: Sync {
 
 /// How many nodes a depth-bounded task explores between two offers of its queued
 /// jobs to idle workers (one thread-local lookup and one load each) and two looks for
-/// other ranks' requests for work (a dynamic call).
+/// other ranks' requests for work (a dynamic call); every task looks this often
+/// whether the remote sink cancelled the run.
 const SHARE_CHECK_INTERVAL: u64 = 64;
 
 /// Levels of recursion between two checks of the stack's room (see [`deeper`]).
@@ -155,18 +156,28 @@ struct Run<'r, S: SearchSpace, K: SearchType<S>> {
     tasks: AtomicU64,
     nodes: AtomicU64,
     prunes: AtomicU64,
-    /// A task of this run panicked: the run's result is that panic (the scope resumes
-    /// it once every task has returned), so the other tasks stop at their next node
-    /// as after a stop instead of searching on for nothing.
-    panicked: AtomicBool,
+    /// A task of this run panicked (the run's result is that panic: the scope resumes
+    /// it once every task has returned), or the remote sink cancelled the run: the
+    /// other tasks stop at their next node as after a stop instead of searching on for
+    /// nothing.
+    given_up: AtomicBool,
 }
 
 impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
     /// Whether tasks should return at once: the search type asked to stop (a decision
-    /// found its witness) or a task panicked.
+    /// found its witness), a task panicked or the remote sink cancelled the run.
     fn halted(&self) -> bool {
-        // Relaxed: no data hangs on `panicked`; a late read only visits a few more nodes.
-        self.kind.stop_requested() || self.panicked.load(Ordering::Relaxed)
+        // Relaxed: no data hangs on `given_up`; a late read only visits a few more nodes.
+        self.kind.stop_requested() || self.given_up.load(Ordering::Relaxed)
+    }
+
+    /// On the remote's beat (every [`SHARE_CHECK_INTERVAL`] nodes of a task, not at
+    /// every node: a dynamic call costs): gives the run up if the remote sink cancelled
+    /// it.
+    fn poll_cancel(&self, remote: &dyn RemoteSink) {
+        if remote.cancelled() {
+            self.given_up.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Gives another process (which waits for work) half of the waiting split-off
@@ -257,6 +268,7 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
             // node would cost the sequential skeleton its overhead budget).
             magpie::share_queued_jobs();
             if let Some(remote) = self.remote {
+                self.poll_cancel(remote);
                 if remote.wants_work() {
                     self.serve_remote_from_pool(remote);
                 }
@@ -293,14 +305,14 @@ impl<S: SearchSpace, K: SearchType<S>> Run<'_, S, K> {
         if split_off && matches!(self.split, Split::Stealing { .. }) {
             self.pending_splits.fetch_sub(1, Ordering::Relaxed);
         }
-        /// Raises `panicked` if the task unwinds (forgotten when it returns).
+        /// Raises `given_up` if the task unwinds (forgotten when it returns).
         struct OnUnwind<'a>(&'a AtomicBool);
         impl Drop for OnUnwind<'_> {
             fn drop(&mut self) {
                 self.0.store(true, Ordering::Relaxed);
             }
         }
-        let on_unwind = OnUnwind(&self.panicked);
+        let on_unwind = OnUnwind(&self.given_up);
         let mut local = self.take_local();
         if depth > 0 && !self.kind.admits(self.space, &node) {
             // The incumbent may have improved since the task was spawned.
@@ -470,7 +482,7 @@ where
         tasks: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         prunes: AtomicU64::new(0),
-        panicked: AtomicBool::new(false),
+        given_up: AtomicBool::new(false),
     };
     let body = || {
         if let Split::Depth { spawn_depth: 0 } = split {

@@ -146,6 +146,9 @@ where
             }
         }
         if let Some(remote) = run.remote {
+            if local.nodes % super::SHARE_CHECK_INTERVAL == 0 {
+                run.poll_cancel(remote);
+            }
             if remote.wants_work() && !run.serve_remote_from_pool(remote) {
                 self.send_remote(remote, local);
             }
