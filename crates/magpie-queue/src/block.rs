@@ -361,16 +361,25 @@ impl<T> Block<T> {
         start..b.max(start)
     }
 
-    /// Drops every item in [`Self::live_range`].
+    /// Drops every item in [`Self::live_range`]. An item whose `Drop` panics does not
+    /// stop the others (as with `Vec`): the first panic's payload is returned, for the
+    /// caller to resume once it has freed everything else.
     ///
     /// # Safety
     /// Exclusive access to the whole queue (no owner, no thief running).
-    pub(crate) unsafe fn drop_live(&self) {
+    pub(crate) unsafe fn drop_live(&self) -> Option<Box<dyn std::any::Any + Send>> {
         let slots = self.slots();
+        let mut panic = None;
         for i in self.live_range() {
             // SAFETY: exclusive access; slots in the live range hold initialised items
             // that nobody consumed.
-            drop(unsafe { Self::read(slots, i) });
+            let item = unsafe { Self::read(slots, i) };
+            if let Err(payload) =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(item)))
+            {
+                panic.get_or_insert(payload);
+            }
         }
+        panic
     }
 }

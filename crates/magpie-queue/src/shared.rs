@@ -404,13 +404,21 @@ impl<T> Drop for Shared<T> {
     fn drop(&mut self) {
         let spares = core::mem::take(&mut *self.spares.lock().unwrap_or_else(|e| e.into_inner()));
         let ring = self.ring.iter().map(|p| p.load(Relaxed));
+        // An item whose `Drop` panics leaks neither the other items nor the blocks: the
+        // first panic resumes once everything is freed.
+        let mut panic = None;
         for ptr in ring.chain(spares.into_iter().map(|b| b.0.as_ptr())) {
             // SAFETY: the last handle is gone, so we are alone; every block pointer is
             // owned exactly once, by the ring or the spare list, and was made by Box.
             unsafe {
-                (*ptr).drop_live();
+                if let Some(payload) = (*ptr).drop_live() {
+                    panic.get_or_insert(payload);
+                }
                 drop(Box::from_raw(ptr));
             }
+        }
+        if let Some(payload) = panic {
+            std::panic::resume_unwind(payload);
         }
     }
 }

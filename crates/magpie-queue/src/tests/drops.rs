@@ -104,3 +104,46 @@ fn pop_block_hands_over_ownership() {
     drop(block);
     assert_eq!(drops.load(Relaxed), 6);
 }
+
+/// Counts its drops; the one with id 1 panics in its `Drop`.
+#[derive(Debug)]
+struct Bomb(Arc<AtomicUsize>, u32);
+
+impl Drop for Bomb {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Relaxed);
+        assert_ne!(self.1, 1, "drop bomb");
+    }
+}
+
+/// Dropping a queue whose items include one with a panicking `Drop` drops every other
+/// item and frees every block (as `Vec` does); the panic reaches the caller.
+#[test]
+fn an_item_whose_drop_panics_does_not_leak_the_rest() {
+    for fifo_flavour in [false, true] {
+        let drops = Arc::new(AtomicUsize::new(0));
+        // Items in granted blocks, before and after the bomb, and in the owner's block.
+        let n = 11;
+        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if fifo_flavour {
+                let w = fifo::Worker::with_config(cfg());
+                for i in 0..n {
+                    w.push(Bomb(drops.clone(), i)).unwrap();
+                }
+                drop(w);
+            } else {
+                let w = lifo::Worker::with_config(cfg());
+                for i in 0..n {
+                    w.push(Bomb(drops.clone(), i)).unwrap();
+                }
+                drop(w);
+            }
+        }));
+        assert!(dropped.is_err(), "the item's panic reaches the caller");
+        assert_eq!(
+            drops.load(Relaxed),
+            n as usize,
+            "items after the panicking one leaked (fifo: {fifo_flavour})"
+        );
+    }
+}
