@@ -147,3 +147,22 @@ fn an_item_whose_drop_panics_does_not_leak_the_rest() {
         );
     }
 }
+
+/// The owner pops down through a block it took back and leaves it below as it retreats
+/// further: that block's items were all popped, so dropping the queue must not drop
+/// them again (the retreat records the block it leaves as empty).
+#[test]
+fn lifo_drops_nothing_twice_after_retreating_through_a_taken_back_block() {
+    let drops = Arc::new(AtomicUsize::new(0));
+    let w = lifo::Worker::with_config(Config::new(4, 2).unwrap());
+    for i in 0..5 {
+        w.push(Counted(drops.clone(), i)).unwrap(); // two full granted blocks, one item on top
+    }
+    for want in (1..5).rev() {
+        // 4 from the top; 3 and 2 from the block taken back; 1 from the one below
+        assert_eq!(w.pop().map(|c| c.1), Some(want));
+    }
+    assert_eq!(drops.load(Relaxed), 4);
+    drop(w);
+    assert_eq!(drops.load(Relaxed), 5, "each item dropped exactly once");
+}
