@@ -454,3 +454,24 @@ fn unseeded_search_matches_dynamic_programming() {
         }
     }
 }
+
+/// The root bound is a lower bound on every tour down to two cities, whose only tour
+/// uses the one edge twice (the 1-tree at city 0 takes that edge twice too).
+#[test]
+fn root_bound_of_two_and_three_cities_is_at_most_the_optimum() {
+    for distance in [0, 1, 9, 1000] {
+        let two = TspInstance::from_matrix(&[vec![0, distance], vec![distance, 0]]).unwrap();
+        let space = TspSpace::new(&two);
+        let optimum = 2 * u64::from(distance);
+        assert!(
+            space.root_bound() <= optimum,
+            "two cities {distance} apart: root bound {} above the tour {optimum}",
+            space.root_bound()
+        );
+        let three =
+            TspInstance::from_matrix(&[vec![0, distance, 1], vec![distance, 0, 2], vec![1, 2, 0]])
+                .unwrap();
+        let optimum = u64::from(distance) + 3;
+        assert!(TspSpace::new(&three).root_bound() <= optimum, "{distance}");
+    }
+}

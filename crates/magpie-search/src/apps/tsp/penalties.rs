@@ -36,8 +36,8 @@ pub(super) fn spanning_tree(
 }
 
 /// The Lagrangian value of the minimum 1-tree (a spanning tree of cities `1..n`
-/// plus the two cheapest edges at city 0) under penalties `pi`, and each city's
-/// degree in it.
+/// plus the two cheapest edges at city 0, the one edge twice with two cities) under
+/// penalties `pi`, and each city's degree in it.
 fn one_tree(n: usize, distance: &impl Fn(usize, usize) -> u64, pi: &[i64]) -> (i64, Vec<i64>) {
     let weight = |i: usize, j: usize| distance(i, j) as i64 + pi[i] + pi[j];
     let mut degrees = vec![0i64; n];
@@ -48,7 +48,9 @@ fn one_tree(n: usize, distance: &impl Fn(usize, usize) -> u64, pi: &[i64]) -> (i
     });
     let mut from_zero: Vec<(i64, usize)> = others.iter().map(|&j| (weight(0, j), j)).collect();
     from_zero.sort_unstable();
-    for &(w, j) in from_zero.iter().take(2) {
+    // With two cities the only tour uses its one edge twice, and so does the 1-tree:
+    // with a single edge at city 0 the bound would grow with the penalties unchecked.
+    for &(w, j) in from_zero.iter().cycle().take(2) {
         total += w;
         degrees[0] += 1;
         degrees[j] += 1;
