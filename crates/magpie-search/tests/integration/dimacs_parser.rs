@@ -107,6 +107,8 @@ fn malformed_lines_are_reported() {
         "p edge 3 1\ne 1 x\n",
         "p edge 3 1\ne -1 2\n",
         "p edge 3 1\nx 1 2\n",
+        // A third field (an edge weight, or two edges run together) is not ignored.
+        "p edge 3 1\ne 1 2 3\n",
     ] {
         let err = parse_dimacs(text).expect_err(text);
         assert!(

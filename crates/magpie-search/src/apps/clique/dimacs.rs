@@ -26,7 +26,7 @@ pub enum DimacsError {
         /// The 1-based line number.
         line: usize,
     },
-    /// An `e` line without two vertex numbers, or a line of unknown kind.
+    /// An `e` line without exactly two vertex numbers, or a line of unknown kind.
     MalformedLine {
         /// The 1-based line number.
         line: usize,
@@ -205,6 +205,9 @@ fn parse_edge<'a>(
     };
     let u = endpoint()?;
     let v = endpoint()?;
+    if fields.next().is_some() {
+        return Err(DimacsError::MalformedLine { line });
+    }
     Ok((u, v))
 }
 
