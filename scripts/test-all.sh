@@ -30,6 +30,9 @@ loom_queue() {
   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
     cargo test --profile ci -p magpie-queue --test loom_bwos --test loom_twolock "$@"
 }
+# The queue's loom-only code (models, shims, cfg(loom) constants) is linted too.
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+  cargo clippy -p magpie-queue --all-targets -- -D warnings
 # One build; its output is shown and gives the loom_bwos binary's path.
 loom_bwos=$(loom_queue --no-run 2>&1 | tee /dev/stderr |
   sed -n 's/.*Executable tests\/loom_bwos.rs (\(.*\))$/\1/p')

@@ -212,7 +212,7 @@ impl<T> Block<T> {
     }
 
     /// Test hook: pretend `n` finished steals have not finished (a stalled thief).
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn debug_unrelease(&self, n: u32) {
         self.thief.s_cnt.fetch_sub(u64::from(n), Relaxed);
     }

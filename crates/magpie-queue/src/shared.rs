@@ -212,13 +212,13 @@ impl<T> Shared<T> {
     }
 
     /// Test hook: the thieves' cursor.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn cursor_position(&self) -> u64 {
         self.cursor.load(Relaxed)
     }
 
     /// Test hook: how many blocks are parked in the spare list.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn spare_count(&self) -> usize {
         self.spares.lock().unwrap_or_else(|e| e.into_inner()).len()
     }

@@ -77,6 +77,7 @@ unsafe impl PopLock for HybridLock {
 
 impl HybridLock {
     #[cold]
+    #[cfg_attr(loom, allow(clippy::reversed_empty_ranges))] // WAIT_STEPS is 0 there
     fn lock_contended(&self) {
         // Spin-then-yield phase, only while nobody is parked (a parked thread means long
         // waits). Each step re-reads the state once; the steps are spaced so that the
