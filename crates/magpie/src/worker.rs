@@ -225,9 +225,17 @@ impl WorkerThread {
 
     /// Lets thieves have the private jobs: before blocking the thread (install into
     /// another pool), or when a long task asks ([`crate::share_queued_jobs`]).
+    ///
+    /// Unlike [`share`](Self::share), this grants the private block even when thieves
+    /// can still take an older one of ours, and always notifies: the owner will not run
+    /// these jobs itself for a while (it may block until one of them has run), so
+    /// neither an older granted block nor a skipped wake-up may hide them.
     pub(crate) fn share_private(&self) {
-        if self.can_share && !self.local.private_is_empty() {
-            self.share();
+        if self.can_share && !self.local.private_is_empty() && self.local.share() {
+            bump(&self.counters().shares, 1);
+            if self.registry.sleep.notify_work() {
+                bump(&self.counters().wakes, 1);
+            }
         }
     }
 

@@ -395,6 +395,42 @@ fn spawning_into_a_scope_from_another_pool() {
     assert_eq!(count.load(Ordering::SeqCst), 100);
 }
 
+/// A worker that blocks in another pool's `install` makes all its private jobs
+/// stealable first, also when thieves can still take an older block of its: the op may
+/// wait for one of them (review finding: `share_private` gave up when a granted block
+/// still held a job, so the newest jobs stayed private while the worker blocked).
+#[test]
+fn install_into_another_pool_shares_every_private_job() {
+    let (a, b) = (pool(2), pool(1));
+    let (started, release) = (AtomicBool::new(false), AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    let release = &release;
+    let got = a.scope(|s| {
+        // Keep A's other worker busy until the op below runs.
+        s.spawn(|_| {
+            started.store(true, Ordering::SeqCst);
+            while !release.load(Ordering::SeqCst) {
+                std::thread::yield_now();
+            }
+        });
+        while !started.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        // The first is shared (pushed alone); the sender stays private behind it.
+        s.spawn(|_| {});
+        s.spawn(move |_| {
+            let _ = tx.send(());
+        });
+        b.install(move || {
+            release.store(true, Ordering::SeqCst);
+            // A hang detector, not a timing: the sender runs only if A's other worker can
+            // take it.
+            rx.recv_timeout(Duration::from_secs(20)).is_ok()
+        })
+    });
+    assert!(got, "the private job never ran while its worker blocked");
+}
+
 #[test]
 fn panicking_hooks_do_not_break_the_pool() {
     let pool = ThreadPoolBuilder::new()
