@@ -267,8 +267,8 @@ impl WorkerThread {
     /// uses them as credits, and reports finished jobs [`SCOPE_BATCH`] at a time. Held
     /// credits and unreported completions both keep the count above zero, so the scope
     /// can never finish early; every worker reports everything it holds before it goes
-    /// idle (`wait_until_cold`) and a scope's owner before it waits, so it always
-    /// finishes.
+    /// idle and before a job that waited goes on after running others meanwhile
+    /// (`wait_until_cold`), and a scope's owner before it waits, so it always finishes.
     pub(crate) fn take_spawn_credit(&self, latch: &CountLatch) {
         let (held, n) = self.scope_credit.get();
         if ptr::eq(held, latch) && n > 0 {
@@ -364,6 +364,7 @@ impl WorkerThread {
         let mut searching_since = searching.then(Instant::now);
         let mut rounds = 0u32;
         let mut shares_seen = self.others_shares();
+        let mut ran_jobs = false;
         while !latch.probe() {
             if let Some(job) = self.find_work() {
                 if let Some(since) = searching_since.take() {
@@ -373,6 +374,7 @@ impl WorkerThread {
                     }
                 }
                 rounds = 0;
+                ran_jobs = true;
                 self.execute(job);
                 continue;
             }
@@ -428,6 +430,13 @@ impl WorkerThread {
         if let Some(since) = searching_since {
             self.add_idle(since);
             sleep.stop_searching();
+        }
+        if ran_jobs {
+            // The jobs run here may have left batched counts of their scopes, and the
+            // job that waited goes on now: it may run long or block, even until one
+            // of those scopes finishes (a detached task waiting for it). Report them.
+            self.flush_done();
+            self.return_credits();
         }
     }
 
