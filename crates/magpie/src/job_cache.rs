@@ -219,7 +219,7 @@ impl JobCache {
         loop {
             // SAFETY: the chunks are unused and ours to link until the push succeeds.
             unsafe { (*last).next = head };
-            // Release pairs with the Acquire swap in `alloc_cold`: the chunks' contents
+            // Release pairs with the Acquire swap in `take_remote`: the chunks' contents
             // are visible to the owner that takes the stack.
             match self
                 .remote

@@ -132,8 +132,9 @@ impl CountLatch {
     /// Removes `n` counts; the one that reaches zero sets the latch.
     ///
     /// # Safety
-    /// `this` is valid on entry and the caller holds `n` counts; it is not touched after
-    /// the final decrement.
+    /// `this` is valid on entry and the caller holds `n` counts. A decrement that does
+    /// not reach zero is the last access; the one that does then sets `core` (the owner
+    /// waits for `core`, not for the counter) and does not touch the latch after that.
     pub(crate) unsafe fn sub(this: *const Self, n: usize) {
         // SAFETY: valid on entry; copy out before the final decrement.
         let (registry, owner) = unsafe { ((*this).registry, (*this).owner) };

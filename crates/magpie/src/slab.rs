@@ -100,7 +100,9 @@ impl Slab {
     }
 
     /// Forgets every slot handed out, gives back to the allocator all regions but the
-    /// first `keep`, and carves the kept ones afresh, in address order.
+    /// first `keep`, and carves the kept ones afresh, in the order they were carved
+    /// before (each one in address order; the regions themselves lie where the
+    /// allocator put them).
     ///
     /// # Safety
     /// No slot handed out is in use or listed anywhere any more.

@@ -32,7 +32,11 @@
 //!    owner sharing its block) calls [`Sleep::notify_work`]: SeqCst fence, then read
 //!    `state`; if nobody searches and someone sleeps, wake one ([`Sleep::wake_one`]
 //!    converts it to a searcher under the `idle` lock, so a second notification does not
-//!    wake a second sleeper for the same work: no thundering herd).
+//!    wake a second sleeper for the same work: no thundering herd). One exception: an
+//!    owner sharing its block while it keeps running (`WorkerThread::share`) notifies
+//!    only if a Relaxed load sees someone idle, without the fence; a wake-up it misses
+//!    costs parallelism, never progress, since the owner runs those jobs itself. An
+//!    owner about to block (`WorkerThread::share_private`) always notifies.
 //! 4. A latch setter that sees its waiter announced sleep wakes that worker
 //!    ([`Sleep::wake_specific`]).
 //!
