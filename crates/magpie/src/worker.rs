@@ -224,7 +224,8 @@ impl WorkerThread {
     }
 
     /// Lets thieves have the private jobs: before blocking the thread (install into
-    /// another pool), or when a long task asks ([`crate::share_queued_jobs`]).
+    /// another pool), when a job that waited goes on after running others meanwhile
+    /// (`wait_until_cold`), or when a long task asks ([`crate::share_queued_jobs`]).
     ///
     /// Unlike [`share`](Self::share), this grants the private block even when thieves
     /// can still take an older one of ours, and always notifies: the owner will not run
@@ -437,6 +438,10 @@ impl WorkerThread {
             // of those scopes finishes (a detached task waiting for it). Report them.
             self.flush_done();
             self.return_credits();
+            // For the same reason, jobs taken or pushed here (the rest of a stolen or
+            // injected batch, their spawns) must not stay in the private block, out
+            // of the other workers' reach, while the waiting job goes on.
+            self.share_private();
         }
     }
 

@@ -447,6 +447,76 @@ fn counts_of_jobs_run_while_waiting_are_reported_before_the_waiter_goes_on() {
     );
 }
 
+/// As above, but the waiter's worker takes `T` from the injector together with more
+/// jobs of the scope (a batch), and keeps them on its own queue: they must stay
+/// stealable once the waiter goes on, which may block until the scope has finished
+/// (review finding: taken by a worker that was not searching, with nobody idle, they
+/// stayed in its private block, out of every other worker's reach).
+#[test]
+fn jobs_taken_while_waiting_stay_stealable_after_the_waiter_goes_on() {
+    #[derive(Default)]
+    struct Flags {
+        b_started: AtomicBool,
+        body_started: AtomicBool,
+        t_ran: AtomicBool,
+        release_body: AtomicBool,
+    }
+    fn spin_until(flag: &AtomicBool) {
+        while !flag.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+    }
+    let pool = pool(3);
+    let flags = Arc::new(Flags::default());
+    let (finished_tx, finished_rx) = mpsc::channel::<()>();
+    let (result_tx, result_rx) = mpsc::channel::<bool>();
+    let f = flags.clone();
+    pool.spawn(move || {
+        magpie::join(
+            || spin_until(&f.body_started),
+            || {
+                f.b_started.store(true, Ordering::SeqCst);
+                spin_until(&f.t_ran);
+            },
+        );
+        // A hang detector, not a timing.
+        let finished = finished_rx.recv_timeout(Duration::from_secs(20)).is_ok();
+        result_tx.send(finished).unwrap();
+    });
+    spin_until(&flags.b_started);
+    std::thread::scope(|ts| {
+        ts.spawn(|| {
+            pool.scope(|s| {
+                // From outside the pool: `T` goes to the injector.
+                std::thread::scope(|ts| {
+                    ts.spawn(|| {
+                        s.spawn(|_| {
+                            flags.t_ran.store(true, Ordering::SeqCst);
+                            // `b` has finished once its worker is idle (the other
+                            // two run this job and the scope body).
+                            while magpie::current_idle_workers() != Some(1) {
+                                std::thread::yield_now();
+                            }
+                            flags.release_body.store(true, Ordering::SeqCst);
+                        });
+                        // Taken with `T` in one batch from the injector.
+                        for _ in 0..5 {
+                            s.spawn(|_| {});
+                        }
+                    });
+                });
+                flags.body_started.store(true, Ordering::SeqCst);
+                spin_until(&flags.release_body);
+            });
+            let _ = finished_tx.send(());
+        });
+    });
+    assert!(
+        result_rx.recv().unwrap(),
+        "the scope did not finish while the waiter's task waited for it"
+    );
+}
+
 /// Spawning into a scope from a worker of another pool (review finding: that worker
 /// batched the scope's counts without keeping its registry alive).
 #[test]
