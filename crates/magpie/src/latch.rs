@@ -5,6 +5,8 @@
 //! wakes exactly that worker (see `sleep.rs`). The setter must not touch the latch after
 //! the swap: the waiter may return and free the frame the latch lives in.
 
+use std::sync::Arc;
+
 use crate::registry::Registry;
 use crate::sync::{lock, AtomicUsize, Condvar, Mutex};
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
@@ -99,6 +101,38 @@ impl Latch for SpinLatch<'_> {
         if unsafe { CoreLatch::set(&(*this).core) } {
             // SAFETY: see above.
             unsafe { (*registry).wake_specific(target) };
+        }
+    }
+}
+
+/// A latch a worker of one pool waits on (running its own pool's jobs meanwhile) while
+/// a worker of another pool runs the job that sets it: `install` from another pool's
+/// worker. The setter has no reference to the waiter's registry, so the latch holds one.
+pub(crate) struct CrossLatch {
+    pub(crate) core: CoreLatch,
+    registry: Arc<Registry>,
+    target: usize,
+}
+
+impl CrossLatch {
+    /// A latch waited on by worker `target` of `registry`.
+    pub(crate) fn new(registry: Arc<Registry>, target: usize) -> Self {
+        Self {
+            core: CoreLatch::new(),
+            registry,
+            target,
+        }
+    }
+}
+
+impl Latch for CrossLatch {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: valid on entry (caller). The waiter may drop the latch, and with it
+        // its `Arc`, as soon as the swap is done: take our own reference first.
+        let (registry, target) = unsafe { (Arc::clone(&(*this).registry), (*this).target) };
+        // SAFETY: `core` is valid on entry; not touched after the swap.
+        if unsafe { CoreLatch::set(&(*this).core) } {
+            registry.wake_specific(target);
         }
     }
 }

@@ -37,8 +37,10 @@ impl ThreadPool {
     }
 
     /// Runs `op` inside this pool (so `join`, `scope` and `spawn` in it use this pool)
-    /// and returns its result; the calling thread blocks meanwhile unless it already
-    /// is a worker of this pool. Panics in `op` propagate to the caller.
+    /// and returns its result. Panics in `op` propagate to the caller. A worker of this
+    /// pool runs `op` itself; a thread outside every pool blocks meanwhile; a worker of
+    /// another pool runs its own pool's jobs while it waits (as rayon), so `op` may
+    /// install back into that pool.
     pub fn install<OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce() -> R + Send,

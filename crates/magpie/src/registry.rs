@@ -11,7 +11,7 @@ use magpie_queue::twolock::TwoLockQueue;
 use crate::builder::{BuildError, PanicHandler, ThreadHook, ThreadPoolBuilder};
 use crate::job::{JobRef, StackJob};
 use crate::job_cache::JobCache;
-use crate::latch::{CoreLatch, LockLatch};
+use crate::latch::{CoreLatch, CrossLatch, LockLatch};
 use crate::policy::{Topology, VictimPolicy};
 use crate::queue::{LocalQueue, QueueStealer, StealAmount};
 use crate::sleep::Sleep;
@@ -127,18 +127,16 @@ impl Registry {
         self.sleep.wake_specific(worker);
     }
 
-    /// Runs `op` on a worker of this pool and blocks the calling thread (which is not
-    /// one of its workers) until it returns; panics propagate.
+    /// Runs `op` on a worker of this pool, the calling thread not being one of them,
+    /// until it returns; panics propagate. A thread outside every pool blocks; a worker
+    /// of another pool runs its own pool's jobs meanwhile (see `in_worker_cross`).
     pub(crate) fn in_worker_cold<OP, R>(&self, op: OP) -> R
     where
         OP: FnOnce(&WorkerThread) -> R + Send,
         R: Send,
     {
         if let Some(worker) = WorkerThread::current() {
-            // A worker of another pool blocks here: report its batched scope counts and
-            // make its private jobs stealable first; others may be waiting for them.
-            worker.flush_scope_counts();
-            worker.share_private();
+            return self.in_worker_cross(worker, op);
         }
         let job = StackJob::new(
             || {
@@ -150,6 +148,32 @@ impl Registry {
         // SAFETY: we block on the latch below, so the job outlives its reference.
         self.inject(unsafe { job.as_job_ref() });
         job.latch.wait();
+        job.into_result()
+    }
+
+    /// Runs `op` on a worker of this pool while `current`, a worker of another pool,
+    /// waits as for a stolen join half: running its own pool's jobs, so that `op` may
+    /// use that pool too (an install back into it, even with one worker, would wait
+    /// for ever on a blocked `current`). As rayon's cross-pool install.
+    fn in_worker_cross<OP, R>(&self, current: &WorkerThread, op: OP) -> R
+    where
+        OP: FnOnce(&WorkerThread) -> R + Send,
+        R: Send,
+    {
+        // `current` may go on with a long job of its pool while `op` runs: report its
+        // batched scope counts and make its private jobs stealable first.
+        current.flush_scope_counts();
+        current.share_private();
+        let job = StackJob::new(
+            || {
+                let worker = WorkerThread::current().expect("injected jobs run on workers");
+                op(worker)
+            },
+            CrossLatch::new(Arc::clone(current.registry_arc()), current.index()),
+        );
+        // SAFETY: we wait for the latch below, so the job outlives its reference.
+        self.inject(unsafe { job.as_job_ref() });
+        current.wait_until(&job.latch.core);
         job.into_result()
     }
 

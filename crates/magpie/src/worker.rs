@@ -223,9 +223,10 @@ impl WorkerThread {
         }
     }
 
-    /// Lets thieves have the private jobs: before blocking the thread (install into
-    /// another pool), when a job that waited goes on after running others meanwhile
-    /// (`wait_until_cold`), or when a long task asks ([`crate::share_queued_jobs`]).
+    /// Lets thieves have the private jobs: before an install into another pool (the
+    /// worker may go on with a long job while it waits), when a job that waited goes on
+    /// after running others meanwhile (`wait_until_cold`), or when a long task asks
+    /// ([`crate::share_queued_jobs`]).
     ///
     /// Unlike [`share`](Self::share), this grants the private block even when thieves
     /// can still take an older one of ours, and always notifies: the owner will not run

@@ -571,6 +571,52 @@ fn install_into_another_pool_shares_every_private_job() {
     assert!(got, "the private job never ran while its worker blocked");
 }
 
+/// A worker of pool A that installs into pool B runs A's jobs while it waits (as rayon
+/// does), so B's op can use A again, even a one-worker A: before, the worker blocked
+/// and an install back into A waited for it for ever.
+#[test]
+fn install_into_another_pool_and_back() {
+    let (a, b) = (Arc::new(pool(1)), Arc::new(pool(1)));
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let nested = a.install(|| b.install(|| a.install(|| 7)));
+        // A join in B whose halves each install into A (a waiting worker of B runs
+        // B's jobs meanwhile, and A's single worker serves both installs).
+        let pair = b.install(|| magpie::join(|| a.install(|| 1), || a.install(|| 2)));
+        // A scope in A whose tasks install into B, which installs back into A.
+        let sum = AtomicUsize::new(0);
+        a.scope(|s| {
+            for i in 0..4 {
+                let (b, a, sum) = (&b, &a, &sum);
+                s.spawn(move |_| {
+                    let v = b.install(|| a.install(|| i));
+                    sum.fetch_add(v, Ordering::Relaxed);
+                });
+            }
+        });
+        let _ = tx.send((nested, pair, sum.into_inner()));
+    });
+    // A hang detector, not a timing.
+    let got = rx.recv_timeout(Duration::from_secs(30));
+    assert_eq!(
+        got,
+        Ok((7, (1, 2), 6)),
+        "an install back into the first pool hung"
+    );
+}
+
+/// A panic in an op installed from another pool's worker reaches that worker's caller,
+/// and both pools stay usable.
+#[test]
+fn a_panic_installed_from_another_pool_propagates() {
+    let (a, b) = (pool(1), pool(1));
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        a.install(|| b.install(|| panic!("boom in b")))
+    }));
+    assert!(result.is_err());
+    assert_eq!(a.install(|| b.install(|| 3)), 3);
+}
+
 #[test]
 fn panicking_hooks_do_not_break_the_pool() {
     let pool = ThreadPoolBuilder::new()
