@@ -1,7 +1,7 @@
 //! Stress: one owner and three thieves on one queue, every item seen exactly once.
 //!
-//! The owner pushes unique items with random geometry and a random mix of push, pop and
-//! spill (`pop_block` when full); thieves use every steal flavour, batch steals into
+//! The owner pushes unique items with random geometry and a random mix of push, pop,
+//! spill (`pop_block` when full) and, for LIFO, `share` of its top block; thieves use every steal flavour, batch steals into
 //! their own queue included. `MAGPIE_STRESS_ITEMS` sets the item count per geometry
 //! (default 250 000 × 8 geometries × 2 flavours = 4 M items); `MAGPIE_STRESS_SEED` fixes
 //! the seed (printed on failure).
@@ -59,12 +59,15 @@ trait Queue: Send + 'static {
     fn push(&self, x: u64) -> Result<(), u64>;
     fn pop(&self) -> Option<u64>;
     fn pop_block(&self) -> Option<Vec<u64>>;
+    /// LIFO: lets thieves have the owner's top block (`lifo::Worker::share`); FIFO
+    /// thieves can always reach every block, so there it does nothing.
+    fn share(&self);
     /// One steal of a kind chosen by `choice`, into `local` when batching.
     fn steal(s: &Self::Stealer, local: &Self, choice: u32, rng: &mut SmallRng) -> Steal<u64>;
 }
 
 macro_rules! impl_queue {
-    ($m:ident, $random:expr) => {
+    ($m:ident, $random:expr, $share:expr) => {
         impl Queue for $m::Worker<u64> {
             type Stealer = $m::Stealer<u64>;
             fn make(cfg: Config) -> Self {
@@ -81,6 +84,9 @@ macro_rules! impl_queue {
             }
             fn pop_block(&self) -> Option<Vec<u64>> {
                 $m::Worker::pop_block(self)
+            }
+            fn share(&self) {
+                $share(self)
             }
             fn steal(
                 s: &Self::Stealer,
@@ -101,10 +107,18 @@ macro_rules! impl_queue {
     };
 }
 
-impl_queue!(lifo, |s: &lifo::Stealer<u64>, _rng: &mut SmallRng| s
-    .steal());
-impl_queue!(fifo, |s: &fifo::Stealer<u64>, rng: &mut SmallRng| s
-    .steal_random(rng));
+impl_queue!(
+    lifo,
+    |s: &lifo::Stealer<u64>, _rng: &mut SmallRng| s.steal(),
+    |w: &lifo::Worker<u64>| {
+        w.share();
+    }
+);
+impl_queue!(
+    fifo,
+    |s: &fifo::Stealer<u64>, rng: &mut SmallRng| s.steal_random(rng),
+    |_: &fifo::Worker<u64>| {}
+);
 
 fn run<Q: Queue>() {
     let seed = seed();
@@ -151,6 +165,8 @@ fn run<Q: Queue>() {
                         }
                         Err(_) => {}
                     }
+                } else if r < 63 {
+                    owner.share();
                 } else if let Some(x) = owner.pop() {
                     see(&seen, x, "owner");
                 }
