@@ -26,6 +26,7 @@ use std::panic::{self, AssertUnwindSafe};
 
 use crate::job::StackJob;
 use crate::latch::SpinLatch;
+use crate::unwind::drop_payload;
 use crate::worker::WorkerThread;
 
 /// Runs `oper_a` and `oper_b`, potentially in parallel, and returns both results.
@@ -101,7 +102,9 @@ where
     match panic::catch_unwind(AssertUnwindSafe(oper_a)) {
         Ok(a) => (a, oper_b()),
         Err(payload) => {
-            let _ = panic::catch_unwind(AssertUnwindSafe(oper_b));
+            if let Err(second) = panic::catch_unwind(AssertUnwindSafe(oper_b)) {
+                drop_payload(second);
+            }
             panic::resume_unwind(payload)
         }
     }
@@ -155,7 +158,9 @@ where
             if popped_back {
                 // Every subtask finishes before the first panic resumes; B's own panic,
                 // if any, is the second one and is dropped.
-                let _ = panic::catch_unwind(AssertUnwindSafe(|| job_b.run_inline()));
+                if let Err(second) = panic::catch_unwind(AssertUnwindSafe(|| job_b.run_inline())) {
+                    drop_payload(second);
+                }
             }
             panic::resume_unwind(payload)
         }

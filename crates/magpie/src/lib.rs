@@ -66,6 +66,7 @@ mod slot_order;
 mod spawn;
 mod stats;
 mod sync;
+mod unwind;
 mod worker;
 
 pub mod prelude;

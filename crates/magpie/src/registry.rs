@@ -16,6 +16,7 @@ use crate::policy::{Topology, VictimPolicy};
 use crate::queue::{LocalQueue, QueueStealer, StealAmount};
 use crate::sleep::Sleep;
 use crate::stats::{PoolStats, WorkerCounters};
+use crate::unwind::drop_payload;
 use crate::worker::WorkerThread;
 
 pub(crate) struct ThreadInfo {
@@ -194,7 +195,11 @@ impl Registry {
         match &self.panic_handler {
             Some(handler) => {
                 // A panicking handler must not take the worker down with it.
-                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(payload)));
+                let handled =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(payload)));
+                if let Err(nested) = handled {
+                    drop_payload(nested);
+                }
             }
             None => {
                 let msg = payload
@@ -203,6 +208,7 @@ impl Registry {
                     .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
                     .unwrap_or("<non-string payload>");
                 eprintln!("magpie: a spawned task panicked: {msg}");
+                drop_payload(payload);
             }
         }
     }

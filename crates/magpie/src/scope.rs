@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::job::HeapJob;
 use crate::latch::{CountLatch, Latch};
 use crate::registry::Registry;
+use crate::unwind::drop_payload;
 use crate::worker::WorkerThread;
 
 /// A scope in which tasks that borrow from the enclosing stack frame can be spawned;
@@ -137,7 +138,7 @@ impl<'scope> Scope<'scope> {
             .is_err()
         {
             // SAFETY: not published; we still own it. Only the first panic is kept.
-            drop(unsafe { Box::from_raw(boxed) });
+            drop_payload(*unsafe { Box::from_raw(boxed) });
         }
     }
 

@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod panics;
 mod par_iter;
 mod par_iter_blocks;
 mod par_iter_collect;

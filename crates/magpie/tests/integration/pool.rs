@@ -1,6 +1,5 @@
 //! The pool's public behaviour: results, panics, spills, statistics, lifecycle.
 
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -95,125 +94,6 @@ fn spawn_runs_detached_tasks() {
     let mut got: Vec<i32> = (0..100).map(|_| rx.recv().unwrap()).collect();
     got.sort_unstable();
     assert_eq!(got, (0..100).collect::<Vec<_>>());
-}
-
-#[test]
-fn join_panic_waits_for_the_other_half_then_resumes() {
-    let pool = pool(2);
-    let b_done = AtomicBool::new(false);
-    let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        pool.join(
-            || panic!("left"),
-            || {
-                std::thread::sleep(Duration::from_millis(20));
-                b_done.store(true, Ordering::SeqCst);
-            },
-        )
-    }));
-    let payload = result.expect_err("the panic propagates");
-    assert_eq!(payload.downcast_ref::<&str>(), Some(&"left"));
-    assert!(
-        b_done.load(Ordering::SeqCst),
-        "join returned before its other half"
-    );
-    // The pool still works.
-    assert_eq!(pool.install(|| fib(15)), 610);
-}
-
-/// Deep joins run inline once private jobs are pending: the panic rule still holds
-/// there (the right half runs, the left panic resumes, every leaf is counted once).
-#[test]
-fn inline_joins_keep_the_panic_rule() {
-    fn tree(depth: u32, leaves: &AtomicUsize) {
-        if depth == 0 {
-            let n = leaves.fetch_add(1, Ordering::SeqCst);
-            assert!(n != 700, "leaf 700");
-            return;
-        }
-        magpie::join(|| tree(depth - 1, leaves), || tree(depth - 1, leaves));
-    }
-    for threads in [1, 2] {
-        let pool = pool(threads);
-        let leaves = AtomicUsize::new(0);
-        let payload = panic::catch_unwind(AssertUnwindSafe(|| pool.install(|| tree(10, &leaves))))
-            .unwrap_err();
-        assert!(payload.downcast_ref::<&str>() == Some(&"leaf 700"));
-        assert_eq!(leaves.load(Ordering::SeqCst), 1024, "every half ran");
-        assert_eq!(pool.install(|| fib(15)), 610);
-    }
-}
-
-#[test]
-fn join_resumes_the_first_panic_when_both_panic() {
-    let pool = pool(2);
-    let payload = panic::catch_unwind(AssertUnwindSafe(|| {
-        pool.join(|| panic!("a"), || panic!("b"))
-    }))
-    .unwrap_err();
-    assert_eq!(payload.downcast_ref::<&str>(), Some(&"a"));
-    let payload =
-        panic::catch_unwind(AssertUnwindSafe(|| pool.join(|| 1, || panic!("b")))).unwrap_err();
-    assert_eq!(payload.downcast_ref::<&str>(), Some(&"b"));
-}
-
-#[test]
-fn scope_panic_waits_for_all_tasks() {
-    let pool = pool(2);
-    let done = AtomicUsize::new(0);
-    let payload = panic::catch_unwind(AssertUnwindSafe(|| {
-        pool.scope(|s| {
-            for i in 0..50 {
-                let done = &done;
-                s.spawn(move |_| {
-                    if i == 7 {
-                        panic!("task 7");
-                    }
-                    std::thread::sleep(Duration::from_micros(200));
-                    done.fetch_add(1, Ordering::SeqCst);
-                });
-            }
-        })
-    }))
-    .unwrap_err();
-    assert_eq!(payload.downcast_ref::<&str>(), Some(&"task 7"));
-    assert_eq!(
-        done.load(Ordering::SeqCst),
-        49,
-        "scope returned before its tasks"
-    );
-    assert_eq!(pool.install(|| fib(12)), 144);
-}
-
-#[test]
-fn spawn_panic_goes_to_the_handler_and_the_pool_survives() {
-    let (tx, rx) = mpsc::channel::<String>();
-    let tx = std::sync::Mutex::new(tx);
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .panic_handler(move |p| {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .unwrap_or_default();
-            tx.lock().unwrap().send(msg).unwrap();
-        })
-        .build()
-        .unwrap();
-    pool.spawn(|| panic!("detached"));
-    assert_eq!(
-        rx.recv_timeout(Duration::from_secs(10)).unwrap(),
-        "detached"
-    );
-    assert_eq!(pool.install(|| fib(10)), 55);
-}
-
-#[test]
-fn install_propagates_panics_and_returns_values() {
-    let pool = pool(2);
-    assert_eq!(pool.install(|| 5), 5);
-    let err = panic::catch_unwind(AssertUnwindSafe(|| pool.install(|| panic!("inside"))));
-    assert!(err.is_err());
-    assert_eq!(pool.install(|| 6), 6);
 }
 
 #[test]
@@ -603,29 +483,4 @@ fn install_into_another_pool_and_back() {
         Ok((7, (1, 2), 6)),
         "an install back into the first pool hung"
     );
-}
-
-/// A panic in an op installed from another pool's worker reaches that worker's caller,
-/// and both pools stay usable.
-#[test]
-fn a_panic_installed_from_another_pool_propagates() {
-    let (a, b) = (pool(1), pool(1));
-    let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        a.install(|| b.install(|| panic!("boom in b")))
-    }));
-    assert!(result.is_err());
-    assert_eq!(a.install(|| b.install(|| 3)), 3);
-}
-
-#[test]
-fn panicking_hooks_do_not_break_the_pool() {
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .start_handler(|_| panic!("start hook"))
-        .exit_handler(|_| panic!("exit hook"))
-        .build()
-        .unwrap();
-    assert_eq!(pool.install(|| fib(15)), 610);
-    std::thread::sleep(Duration::from_millis(50)); // let workers park
-    assert_eq!(pool.install(|| fib(12)), 144);
 }
