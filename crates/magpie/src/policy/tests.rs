@@ -452,3 +452,72 @@ fn topology_detects_a_fake_sysfs_and_falls_back() {
     let real = Topology::detect(&[None, None, Some(0)]);
     assert_eq!(real.workers(), 3);
 }
+
+/// Chooses the other worker of a two-worker pool every time and counts what the pool
+/// reports back.
+#[derive(Debug, Default)]
+struct OtherOfTwo {
+    choices: Arc<std::sync::atomic::AtomicUsize>,
+    empties: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+struct OtherOfTwoThief {
+    choices: Arc<std::sync::atomic::AtomicUsize>,
+    empties: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Thief for OtherOfTwoThief {
+    fn choose(&mut self, victims: &dyn Victims, _rng: &mut Rng) -> Option<usize> {
+        self.choices
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(1 - victims.me())
+    }
+
+    fn record(&mut self, _victim: usize, outcome: StealOutcome, _latency: Duration) {
+        if outcome == StealOutcome::Empty {
+            self.empties
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+impl VictimPolicy for OtherOfTwo {
+    fn name(&self) -> &str {
+        "other-of-two"
+    }
+
+    fn thief(&self, _me: usize, _workers: usize) -> Box<dyn Thief> {
+        Box::new(OtherOfTwoThief {
+            choices: Arc::clone(&self.choices),
+            empties: Arc::clone(&self.empties),
+        })
+    }
+}
+
+#[test]
+fn a_victim_with_nothing_to_steal_is_reported_empty() {
+    // The worker skips an attempt on a victim that shows nothing stealable; the policy
+    // must still hear that it was empty, or `last` keeps choosing a victim that ran dry
+    // (while another has work) and `performance` never makes its assisted refresh.
+    let policy = OtherOfTwo::default();
+    let (choices, empties) = (Arc::clone(&policy.choices), Arc::clone(&policy.empties));
+    let pool = crate::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .victim_policy(policy)
+        .build()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while empties.load(std::sync::atomic::Ordering::Relaxed) == 0
+        && std::time::Instant::now() < deadline
+    {
+        // Wakes a worker, which searches (and so chooses) after the job.
+        pool.install(|| ());
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let choices = choices.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(choices > 0, "the workers never searched");
+    assert!(
+        empties.load(std::sync::atomic::Ordering::Relaxed) > 0,
+        "{choices} choices of an idle worker, none reported empty"
+    );
+}

@@ -47,9 +47,21 @@ impl WorkerThread {
                 continue;
             };
             debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
-            if self.lone_job_waits(victim) {
-                // No attempt was made: nothing to record (a zero latency or an Empty
-                // would skew latency- and outcome-driven policies).
+            let look = self.wants_latency.then(Instant::now);
+            let stealable = registry.threads[victim].stealer.stealable_len();
+            if stealable == 0 {
+                // Nothing to take: no attempt (see `lone_job_waits`), but the policy
+                // hears the Empty an attempt would have found, timed by the look, or
+                // `last` keeps choosing a victim that ran dry and `performance` never
+                // refreshes an emptied target early.
+                let latency = look.map_or(Duration::ZERO, |s| s.elapsed());
+                thief.record(victim, StealOutcome::Empty, latency);
+                continue;
+            }
+            if self.lone_job_waits(victim, stealable) {
+                // No attempt was made and the victim has a job: nothing to record (a
+                // zero latency or an Empty would skew latency- and outcome-driven
+                // policies).
                 continue;
             }
             let start = self.wants_latency.then(Instant::now);
@@ -77,8 +89,8 @@ impl WorkerThread {
         None
     }
 
-    /// Whether to skip `victim` for now: it shows nothing to steal, or only one job
-    /// that its owner is about to pop back itself.
+    /// Whether to skip `victim`, which shows `stealable` jobs, for now: it shows nothing
+    /// to steal, or only one job that its owner is about to pop back itself.
     ///
     /// A chain of spawns (each task spawns the next) shares every new task (the pusher
     /// is alone), so the victim's queue flickers between zero and one stealable job
@@ -101,11 +113,12 @@ impl WorkerThread {
     /// push) has not moved, so it pushed nothing new and did not pop the job back — it
     /// is busy with a long task (a `join`'s first half) or descheduled, and the job
     /// would otherwise wait for all of it (BWoS §8). FIFO queues publish every push
-    /// without a grant and keep the tasks-run counter. A skipped look is not reported to
-    /// the victim policy.
-    fn lone_job_waits(&self, victim: usize) -> bool {
+    /// without a grant and keep the tasks-run counter. A look that found nothing is
+    /// reported to the victim policy as `Empty` (by `steal`); a lone job waited for is
+    /// not reported.
+    fn lone_job_waits(&self, victim: usize, stealable: usize) -> bool {
         let t = &self.registry.threads[victim];
-        match t.stealer.stealable_len() {
+        match stealable {
             // Nothing to take now. Attempting anyway would take whatever the victim
             // shares in the meantime — in a chain, its next task a moment after the
             // push — without the check below: most of the ping-pong steals.
