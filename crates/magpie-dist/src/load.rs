@@ -156,6 +156,31 @@ mod tests {
     }
 
     #[test]
+    fn parked_workers_are_idle_not_busy() {
+        // Two workers with nothing to do park at once and stay parked: each report's
+        // span is idle time, not one long task.
+        let pool = magpie::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        let start = Instant::now();
+        let mut meter = LoadMeter::new(Some(&pool));
+        std::thread::sleep(Duration::from_millis(50));
+        let load = meter.report(Some(&pool), false, 0);
+        let longest = start.elapsed().as_secs_f64() * 1e6;
+        // The rate of an idle span, smoothed from 0, is at most that of the longest
+        // possible one; a busy 50 ms span would give ln(3.72) / ln(2.72) ≈ 1.31 times
+        // as much.
+        let idle = smooth(work_rate_sample(0.0, longest), 0.0);
+        assert!(
+            load.work_rate <= idle * 1.05,
+            "idle workers reported a rate of {} (idle: at most {idle})",
+            load.work_rate
+        );
+    }
+
+    #[test]
     fn a_long_task_is_measured_from_its_start_not_from_the_last_report() {
         let t0 = Instant::now();
         let ms = Duration::from_millis;

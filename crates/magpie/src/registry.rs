@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use magpie_queue::twolock::TwoLockQueue;
 
@@ -37,6 +38,8 @@ pub(crate) struct Registry {
     pub(crate) topology: Topology,
     pub(crate) steal_amount: StealAmount,
     pub(crate) entries: usize,
+    /// When the pool was built: the origin of the workers' idle-stretch timestamps.
+    pub(crate) epoch: Instant,
     panic_handler: Option<Arc<PanicHandler>>,
     start_handler: Option<Arc<ThreadHook>>,
     exit_handler: Option<Arc<ThreadHook>>,
@@ -73,6 +76,7 @@ impl Registry {
             topology: Topology::detect(&pinned),
             steal_amount: builder.steal_amount,
             entries: builder.entries,
+            epoch: Instant::now(),
             panic_handler: builder.panic_handler.take(),
             start_handler: builder.start_handler.take(),
             exit_handler: builder.exit_handler.take(),
@@ -226,8 +230,17 @@ impl Registry {
     }
 
     pub(crate) fn stats(&self) -> PoolStats {
-        PoolStats::collect(self.policy.name(), self.threads.iter().map(|t| &t.counters))
+        PoolStats::collect(
+            self.policy.name(),
+            self.threads.iter().map(|t| &t.counters),
+            nanos(self.epoch.elapsed()),
+        )
     }
+}
+
+/// `d` in nanoseconds, saturating (at 584 years).
+pub(crate) fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 fn main_loop(registry: Arc<Registry>, index: usize, local: LocalQueue, cpu: Option<usize>) {

@@ -20,6 +20,11 @@ pub(crate) struct WorkerCounters {
     pub(crate) parks: AtomicU64,
     pub(crate) wakes: AtomicU64,
     pub(crate) idle_ns: AtomicU64,
+    /// When the worker's current idle stretch began, in nanoseconds since the pool's
+    /// epoch plus one; 0 while it is not idle. A snapshot adds the stretch so far to
+    /// `idle_ns`, which only grows when a stretch ends: a worker parked for long would
+    /// otherwise look busy all that time.
+    pub(crate) idle_since_ns: AtomicU64,
 }
 
 /// Adds `n` to a counter only its owner writes.
@@ -29,7 +34,16 @@ pub(crate) fn bump(counter: &AtomicU64, n: u64) {
 }
 
 impl WorkerCounters {
-    fn snapshot(&self) -> WorkerStats {
+    /// The counters at `now_ns` (nanoseconds since the pool's epoch). A stretch that ends
+    /// while they are read may be counted twice or not at all in this snapshot (two
+    /// Relaxed words); the next one is right again.
+    fn snapshot(&self, now_ns: u64) -> WorkerStats {
+        let since = self.idle_since_ns.load(Relaxed);
+        let ongoing = if since == 0 {
+            0
+        } else {
+            now_ns.saturating_sub(since - 1)
+        };
         WorkerStats {
             tasks_run: self.tasks.load(Relaxed),
             steal_attempts: self.steal_attempts.load(Relaxed),
@@ -39,7 +53,7 @@ impl WorkerCounters {
             shares: self.shares.load(Relaxed),
             parks: self.parks.load(Relaxed),
             wakes: self.wakes.load(Relaxed),
-            idle: Duration::from_nanos(self.idle_ns.load(Relaxed)),
+            idle: Duration::from_nanos(self.idle_ns.load(Relaxed).saturating_add(ongoing)),
         }
     }
 }
@@ -95,10 +109,11 @@ impl PoolStats {
     pub(crate) fn collect<'a>(
         policy: &str,
         counters: impl Iterator<Item = &'a WorkerCounters>,
+        now_ns: u64,
     ) -> Self {
         Self {
             policy: policy.to_owned(),
-            workers: counters.map(WorkerCounters::snapshot).collect(),
+            workers: counters.map(|c| c.snapshot(now_ns)).collect(),
         }
     }
 

@@ -4,6 +4,7 @@
 use std::cell::{Cell, UnsafeCell};
 use std::marker::PhantomData;
 use std::ptr;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -363,7 +364,7 @@ impl WorkerThread {
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch, searching: bool) {
         let sleep = &self.registry.sleep;
-        let mut searching_since = searching.then(Instant::now);
+        let mut searching_since = searching.then(|| self.begin_idle());
         let mut rounds = 0u32;
         let mut shares_seen = self.others_shares();
         let mut ran_jobs = false;
@@ -387,7 +388,7 @@ impl WorkerThread {
                 if latch.probe() {
                     break;
                 }
-                searching_since = Some(Instant::now());
+                searching_since = Some(self.begin_idle());
                 shares_seen = self.others_shares();
                 sleep.start_searching();
             }
@@ -446,8 +447,20 @@ impl WorkerThread {
         }
     }
 
+    /// Starts an idle stretch now: published so that statistics count it while it lasts.
+    fn begin_idle(&self) -> Instant {
+        let now = Instant::now();
+        let since = crate::registry::nanos(now.saturating_duration_since(self.registry.epoch));
+        self.counters()
+            .idle_since_ns
+            .store(since.saturating_add(1), Relaxed);
+        now
+    }
+
+    /// Ends the idle stretch begun at `since` (by `begin_idle`).
     fn add_idle(&self, since: Instant) {
-        let ns = since.elapsed().as_nanos().min(u64::MAX as u128) as u64;
+        let ns = crate::registry::nanos(since.elapsed());
+        self.counters().idle_since_ns.store(0, Relaxed);
         bump(&self.counters().idle_ns, ns);
     }
 
