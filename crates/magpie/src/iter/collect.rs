@@ -97,6 +97,7 @@ where
         // SAFETY: `old_len <= capacity`: the first spare position (or one past the
         // end of the buffer when nothing is added).
         start: unsafe { out.as_mut_ptr().add(old_len) },
+        len,
     };
     let leaf = |piece: TargetPiece<P::IntoIter, P::Item>| {
         let mut written = Written {
@@ -140,8 +141,10 @@ where
             stop: None,
         },
     );
-    // Sound whatever a producer reports: a producer yielding fewer items than it
-    // claimed leaves a gap, caught here before the length is set.
+    // Sound whatever a producer reports: every piece writes only the positions the
+    // split gave it (counted here, not asked of the producer again), and a producer
+    // yielding fewer items than it claimed leaves a gap, caught here before the length
+    // is set.
     assert_eq!(
         written.count, len,
         "an exact producer yielded fewer items than its length"
@@ -153,10 +156,14 @@ where
 }
 
 /// A producer paired with the uninitialised positions `[start, start + len)` of the
-/// result that its items go to.
+/// result that its items go to. `len` is the target's own count, fixed when the
+/// buffer was reserved and divided at every split: the producer's `len` is only
+/// trusted for the first call, so one that reports a different length later (a bug,
+/// but safe code) cannot make a piece write past its positions.
 struct Target<P: Producer> {
     items: P,
     start: *mut P::Item,
+    len: usize,
 }
 
 // SAFETY: a `Target` writes only to its own disjoint positions; writing a `T` there
@@ -170,22 +177,28 @@ where
     type Item = P::Item;
     type IntoIter = TargetPiece<P::IntoIter, P::Item>;
     fn len(&self) -> usize {
-        self.items.len()
+        self.len
     }
     fn split_at(self, index: usize) -> (Self, Self) {
-        assert!(index <= self.items.len());
+        assert!(index <= self.len);
         let (l, r) = self.items.split_at(index);
         let left = Target {
             items: l,
             start: self.start,
+            len: index,
         };
-        // SAFETY: `index <= len`: inside or one past the reserved capacity.
+        // SAFETY: `index <= len`: inside or one past this target's positions.
         let start = unsafe { self.start.add(index) };
-        (left, Target { items: r, start })
+        let right = Target {
+            items: r,
+            start,
+            len: self.len - index,
+        };
+        (left, right)
     }
     fn into_iter(self) -> Self::IntoIter {
         TargetPiece {
-            len: self.items.len(),
+            len: self.len,
             items: self.items.into_iter(),
             start: self.start,
         }

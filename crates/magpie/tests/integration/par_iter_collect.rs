@@ -396,3 +396,57 @@ fn a_short_exact_producer_panics_in_large_collects() {
     let after: Vec<u64> = pool().install(|| (0..1000u64).into_par_iter().collect());
     assert_eq!(after.len(), 1000);
 }
+
+/// An exact producer whose right part of every split claims (and yields) 8 positions
+/// more than it was given: a safe `Producer` impl that breaks its promise the other way.
+struct GrowingPieces {
+    start: u64,
+    len: usize,
+}
+
+impl magpie::iter::plumbing::Producer for GrowingPieces {
+    type Item = u64;
+    type IntoIter = std::ops::Range<u64>;
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn split_at(self, index: usize) -> (Self, Self) {
+        let right = GrowingPieces {
+            start: self.start + index as u64,
+            len: self.len - index + 8,
+        };
+        (GrowingPieces { len: index, ..self }, right)
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        self.start..self.start + self.len as u64
+    }
+    fn exact(&self) -> bool {
+        true
+    }
+}
+
+struct Growing(usize);
+
+impl ParallelIterator for Growing {
+    type Item = u64;
+    type Producer = GrowingPieces;
+    fn into_producer(self) -> GrowingPieces {
+        GrowingPieces {
+            start: 0,
+            len: self.0,
+        }
+    }
+}
+
+/// A piece of an in-place collect writes only the positions its split gave it, however
+/// long the producer's parts say they are: the extra items are never written (past the
+/// reserved capacity) but left unread, and the result is the first `len` items.
+#[test]
+fn a_producer_whose_parts_grow_cannot_write_past_the_collect_buffer() {
+    // The 2-thread pool always splits the top level, so the right part lies.
+    let v: Vec<u64> = pool().install(|| Growing(16).collect());
+    assert_eq!(v, (0..16).collect::<Vec<u64>>());
+    let mut w = vec![7u64];
+    pool().install(|| w.par_extend(Growing(16)));
+    assert!(w.iter().copied().eq([7].into_iter().chain(0..16)));
+}
