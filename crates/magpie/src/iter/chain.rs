@@ -44,7 +44,7 @@ where
     B: IndexedParallelIterator<Item = A::Item>,
 {
     fn len(&self) -> usize {
-        self.a.len() + self.b.len()
+        total_len(self.a.len(), self.b.len())
     }
 }
 
@@ -62,7 +62,7 @@ where
     type Item = A::Item;
     type IntoIter = std::iter::Chain<A::IntoIter, B::IntoIter>;
     fn len(&self) -> usize {
-        self.a.len() + self.b.len()
+        total_len(self.a.len(), self.b.len())
     }
     fn split_at(self, index: usize) -> (Self, Self) {
         let a_len = self.a.len();
@@ -94,4 +94,13 @@ where
     fn exact(&self) -> bool {
         self.a.exact() && self.b.exact()
     }
+}
+
+/// The positions of both sides together.
+///
+/// # Panics
+/// If that is more than `usize::MAX` (as rayon's), rather than a wrapped length that
+/// would cut and collect the wrong items.
+fn total_len(a: usize, b: usize) -> usize {
+    a.checked_add(b).expect("chain: the length overflows usize")
 }

@@ -57,6 +57,10 @@ pub trait IndexedParallelIterator: ParallelIterator {
 
     /// The items of `self` and `other` in turn (`a0, b0, a1, b1, ..`), then the rest
     /// of the longer one.
+    ///
+    /// # Panics
+    /// If the two together have more than `usize::MAX` items (when the length is asked
+    /// for or the items are split).
     fn interleave<I>(self, other: I) -> Interleave<Self, I::Iter>
     where
         I: IntoParallelIterator<Item = Self::Item>,

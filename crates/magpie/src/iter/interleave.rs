@@ -56,7 +56,7 @@ where
     B: IndexedParallelIterator<Item = A::Item>,
 {
     fn len(&self) -> usize {
-        self.a.len() + self.b.len()
+        total_len(self.a.len(), self.b.len())
     }
 }
 
@@ -72,7 +72,7 @@ impl<A: Producer, B: Producer<Item = A::Item>> Producer for InterleaveProducer<A
     type Item = A::Item;
     type IntoIter = InterleaveIter<A::IntoIter, B::IntoIter>;
     fn len(&self) -> usize {
-        self.a.len() + self.b.len()
+        total_len(self.a.len(), self.b.len())
     }
     fn split_at(self, index: usize) -> (Self, Self) {
         let (la, lb) = (self.a.len(), self.b.len());
@@ -145,4 +145,14 @@ impl<A: Iterator, B: Iterator<Item = A::Item>> Iterator for InterleaveIter<A, B>
         let hi = a_hi.zip(b_hi).and_then(|(x, y)| x.checked_add(y));
         (a_lo.saturating_add(b_lo), hi)
     }
+}
+
+/// The positions of both sides together.
+///
+/// # Panics
+/// If that is more than `usize::MAX` (as rayon's), rather than a wrapped length that
+/// would cut and collect the wrong items.
+fn total_len(a: usize, b: usize) -> usize {
+    a.checked_add(b)
+        .expect("interleave: the length overflows usize")
 }

@@ -175,6 +175,10 @@ pub trait ParallelIterator: Sized + Send {
     }
 
     /// The items of `self`, then those of `other` (indexed when both are).
+    ///
+    /// # Panics
+    /// If the two together have more than `usize::MAX` positions (when the length is
+    /// asked for or the items are split).
     fn chain<C>(self, other: C) -> Chain<Self, C::Iter>
     where
         C: IntoParallelIterator<Item = Self::Item>,

@@ -240,6 +240,44 @@ fn empty_inputs_and_bad_sizes() {
     assert!(unequal.is_err());
 }
 
+/// The panic message of `run`, which must panic.
+fn panic_message<R>(run: impl FnOnce() -> R) -> String {
+    let payload = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(_) => panic!("expected a panic"),
+        Err(payload) => payload,
+    };
+    match payload.downcast::<String>() {
+        Ok(s) => *s,
+        Err(payload) => payload.downcast_ref::<&str>().unwrap_or(&"").to_string(),
+    }
+}
+
+/// `chain` and `interleave` with more than `usize::MAX` positions in all panic as
+/// rayon's (their length does not wrap around to a small one that cuts and collects
+/// the wrong items).
+#[test]
+fn chain_and_interleave_past_usize_max_panic() {
+    let huge = || (0..usize::MAX).into_par_iter();
+    let chained = panic_message(|| huge().chain(0..2usize).len());
+    assert!(
+        chained.contains("chain: the length overflows usize"),
+        "{chained}"
+    );
+    let skipped = panic_message(|| {
+        pool().install(|| huge().chain(0..2usize).skip(usize::MAX).collect::<Vec<_>>())
+    });
+    assert!(
+        skipped.contains("chain: the length overflows usize"),
+        "{skipped}"
+    );
+    let interleaved = panic_message(|| huge().interleave(0..2usize).len());
+    assert!(
+        interleaved.contains("interleave: the length overflows usize"),
+        "{interleaved}"
+    );
+    assert_eq!(huge().chain(0..0usize).len(), usize::MAX);
+}
+
 #[test]
 fn intersperse_of_none_one_and_owned_items() {
     let p = pool();
