@@ -385,7 +385,9 @@ impl<'data, T: Sync + 'data> Producer for Chunks<'data, T> {
         self.slice.len().div_ceil(self.size)
     }
     fn split_at(self, index: usize) -> (Self, Self) {
-        let at = (index * self.size).min(self.slice.len());
+        // Saturating: the last chunk may be short, so `len × size` can pass
+        // `usize::MAX` (a long slice of zero-sized elements).
+        let at = index.saturating_mul(self.size).min(self.slice.len());
         let (l, r) = self.slice.split_at(at);
         let size = self.size;
         (Chunks { slice: l, size }, Chunks { slice: r, size })
@@ -405,7 +407,9 @@ impl<'data, T: Send + 'data> Producer for ChunksMut<'data, T> {
         self.slice.len().div_ceil(self.size)
     }
     fn split_at(self, index: usize) -> (Self, Self) {
-        let at = (index * self.size).min(self.slice.len());
+        // Saturating: the last chunk may be short, so `len × size` can pass
+        // `usize::MAX` (a long slice of zero-sized elements).
+        let at = index.saturating_mul(self.size).min(self.slice.len());
         let (l, r) = self.slice.split_at_mut(at);
         let size = self.size;
         (ChunksMut { slice: l, size }, ChunksMut { slice: r, size })

@@ -278,6 +278,19 @@ fn chain_and_interleave_past_usize_max_panic() {
     assert_eq!(huge().chain(0..0usize).len(), usize::MAX);
 }
 
+/// `par_chunks` of a slice whose last chunk is short can be cut at its end even when
+/// `chunks × size` passes `usize::MAX` (zero-sized elements).
+#[test]
+fn chunks_of_a_huge_zero_sized_slice_cut_at_their_end() {
+    let mut units = [(); usize::MAX];
+    let chunks = units.par_chunks(2).len();
+    assert_eq!(chunks, usize::MAX / 2 + 1);
+    assert_eq!(units.par_chunks(2).skip(chunks).count(), 0);
+    assert_eq!(units.par_chunks_mut(2).skip(chunks).count(), 0);
+    let last: Vec<&[()]> = units.par_chunks(2).skip(chunks - 1).collect();
+    assert_eq!(last, [&[()][..]]);
+}
+
 #[test]
 fn intersperse_of_none_one_and_owned_items() {
     let p = pool();
