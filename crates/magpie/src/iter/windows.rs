@@ -40,7 +40,9 @@ impl<'data, T: Sync + 'data> Producer for Windows<'data, T> {
     type Item = &'data [T];
     type IntoIter = std::slice::Windows<'data, T>;
     fn len(&self) -> usize {
-        (self.slice.len() + 1).saturating_sub(self.size)
+        // Not `len + 1 - size`: `len + 1` overflows for `usize::MAX` zero-sized
+        // elements.
+        self.slice.len().saturating_sub(self.size - 1)
     }
     fn split_at(self, index: usize) -> (Self, Self) {
         // The first `index` windows end before `index + size - 1`; the rest start at

@@ -291,6 +291,16 @@ fn chunks_of_a_huge_zero_sized_slice_cut_at_their_end() {
     assert_eq!(last, [&[()][..]]);
 }
 
+/// `par_windows` of `usize::MAX` zero-sized elements has as many windows as `std`'s.
+#[test]
+fn windows_of_a_huge_zero_sized_slice() {
+    let units = [(); usize::MAX];
+    assert_eq!(units.par_windows(1).len(), units.windows(1).len());
+    assert_eq!(units.par_windows(3).len(), usize::MAX - 2);
+    let tail: Vec<&[()]> = units.par_windows(2).skip(usize::MAX - 3).collect();
+    assert_eq!(tail, [&[(), ()][..], &[(), ()][..]]);
+}
+
 #[test]
 fn intersperse_of_none_one_and_owned_items() {
     let p = pool();
