@@ -117,6 +117,7 @@ where
     RA: Send,
     RB: Send,
 {
+    let _pushed = worker.join_pushed();
     let job_b = StackJob::new(oper_b, SpinLatch::new(worker.registry(), worker.index()));
     // SAFETY: this frame outlives the reference: below we either pop it back and run
     // it here, or wait for its latch, before returning or unwinding.

@@ -15,9 +15,10 @@ pub enum QueueFlavour {
     #[default]
     Lifo,
     /// Oldest first (fair scheduling of spawned tasks, like an event loop). Meant for
-    /// spawn-style work: a `join` in a FIFO pool still works, but while it waits it runs
-    /// its queue's oldest jobs first, so stack depth grows with the jobs pending rather
-    /// than with the recursion depth.
+    /// spawn-style work. A `join` in a FIFO pool works, but a worker waiting for its
+    /// second half runs its queue's older jobs first; to keep the stack bounded, a
+    /// worker with eight pending pushed joins runs further joins inline, so fork-join
+    /// parallelism comes from those oldest, biggest jobs.
     Fifo,
 }
 

@@ -61,8 +61,24 @@ pub(crate) struct WorkerThread {
     /// The last lone job seen at a victim: (victim, its shares counter — FIFO: tasks-run
     /// counter — then, when first seen); see `lone_job_waits`.
     lone_seen: Cell<(usize, u64, Instant)>,
+    /// Joins on this thread's stack whose second half went through the queue and is not
+    /// back yet (FIFO pools bound their stack with it: see `may_inline_join`).
+    joins_pushed: Cell<usize>,
     /// `!Send` / `!Sync`: a worker is used only by its own thread.
     _not_send: PhantomData<*const ()>,
+}
+
+/// Pending pushed joins past which a FIFO pool's `join` runs inline (see
+/// `WorkerThread::may_inline_join`).
+pub(crate) const FIFO_JOINS_PUSHED_MAX: usize = 8;
+
+/// Ends a pushed join's count (see `WorkerThread::join_pushed`), also on unwinding.
+pub(crate) struct JoinPushedGuard<'a>(&'a Cell<usize>);
+
+impl Drop for JoinPushedGuard<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() - 1);
+    }
 }
 
 /// Clears the thread-local worker pointer when the worker's thread leaves its loop.
@@ -95,6 +111,7 @@ impl WorkerThread {
             scope_done: Cell::new((ptr::null(), 0)),
             outbox: Outbox::new(),
             lone_seen: Cell::new((usize::MAX, 0, Instant::now())),
+            joins_pushed: Cell::new(0),
             _not_send: PhantomData,
         }
     }
@@ -182,9 +199,34 @@ impl WorkerThread {
 
     /// Whether `join` may run both halves inline (see `join.rs`): this worker holds
     /// at least `INLINE_DEPTH` private jobs and no worker is idle.
+    ///
+    /// A FIFO queue has no private jobs, and its owner pops the *oldest* job first: a
+    /// join waiting for its second half runs every older pending job before it, nested
+    /// in its frame, and each of those does the same, so the stack grew with the jobs
+    /// pending (fib(26) overflowed 2 MiB). There the count is of this thread's pending
+    /// pushed joins, and past `FIFO_JOINS_PUSHED_MAX` of them a join runs inline even
+    /// with idle workers: those jobs, the oldest and so the biggest, are stealable
+    /// already, and a job run nested in a wait then inlines its joins.
     #[inline]
     pub(crate) fn may_inline_join(&self) -> bool {
-        self.local.private_len() >= crate::join::INLINE_DEPTH && !self.registry.sleep.anyone_idle()
+        let pending = match self.local {
+            LocalQueue::Lifo(_) => self.local.private_len(),
+            LocalQueue::Fifo(_) => {
+                let pushed = self.joins_pushed.get();
+                if pushed >= FIFO_JOINS_PUSHED_MAX {
+                    return true;
+                }
+                pushed
+            }
+        };
+        pending >= crate::join::INLINE_DEPTH && !self.registry.sleep.anyone_idle()
+    }
+
+    /// Counts a join whose second half goes through the queue until the guard drops.
+    #[inline]
+    pub(crate) fn join_pushed(&self) -> JoinPushedGuard<'_> {
+        self.joins_pushed.set(self.joins_pushed.get() + 1);
+        JoinPushedGuard(&self.joins_pushed)
     }
 
     #[cold]

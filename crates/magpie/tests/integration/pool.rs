@@ -34,6 +34,25 @@ fn join_computes_fib_in_every_flavour_and_steal_amount() {
     }
 }
 
+/// A FIFO worker waiting in `join` runs its oldest pending jobs first, nested in its
+/// frame; the stack must stay bounded by the recursion, not by the jobs pending
+/// (before: fib(26) overflowed a 2 MiB worker stack in release, fib(20) in debug).
+#[test]
+fn a_fifo_pool_joins_deep_recursions_on_a_normal_stack() {
+    for threads in [1, 2, 3] {
+        for amount in [StealAmount::Half, StealAmount::Block] {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .flavour(QueueFlavour::Fifo)
+                .steal_amount(amount)
+                .stack_size(2 << 20)
+                .build()
+                .unwrap();
+            assert_eq!(pool.install(|| fib(27)), 196_418, "{threads} {amount:?}");
+        }
+    }
+}
+
 #[test]
 fn one_thread_pool_works() {
     let pool = pool(1);
