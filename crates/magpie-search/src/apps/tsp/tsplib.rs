@@ -46,6 +46,15 @@ impl MatrixFormat {
         })
     }
 
+    /// How many weights the format holds for `n` cities (`n` ≤ `MAX_CITIES`).
+    fn cell_count(self, n: usize) -> usize {
+        match self {
+            Self::Full => n * n,
+            Self::UpperRow | Self::LowerRow => n * (n - 1) / 2,
+            Self::UpperDiagRow | Self::LowerDiagRow => n * (n + 1) / 2,
+        }
+    }
+
     /// The `(row, column)` cells the weights fill, in order.
     fn cells(self, n: usize) -> Vec<(usize, usize)> {
         let mut cells = Vec::new();
@@ -293,14 +302,18 @@ fn explicit_weights(
             values.push(weight(token, line)?);
         }
     }
-    let cells = format.cells(n);
-    if values.len() != cells.len() {
+    // Counted before the cells are listed: a file claiming thousands of cities with
+    // a few weights is refused without listing millions of cells first.
+    let expected = format.cell_count(n);
+    if values.len() != expected {
         return Err(TsplibError::WeightCount {
             line,
-            expected: cells.len(),
+            expected,
             found: values.len(),
         });
     }
+    let cells = format.cells(n);
+    debug_assert_eq!(cells.len(), expected);
     let mut matrix = vec![0; n * n];
     for (&(i, j), &value) in cells.iter().zip(&values) {
         matrix[i * n + j] = value;
@@ -385,6 +398,30 @@ mod tests {
             lf.replace('\n', "\r\n"),
             lf.replace('\n', "\r"),
         ]
+    }
+
+    #[test]
+    fn every_format_counts_the_cells_it_lists() {
+        use MatrixFormat::*;
+        for format in [Full, UpperRow, LowerRow, UpperDiagRow, LowerDiagRow] {
+            for n in 2..40 {
+                assert_eq!(format.cell_count(n), format.cells(n).len());
+            }
+        }
+    }
+
+    #[test]
+    fn a_large_dimension_with_few_weights_is_a_count_error() {
+        let text = format!(
+            "NAME: big\nTYPE: TSP\nDIMENSION: {MAX_CITIES}\nEDGE_WEIGHT_TYPE: EXPLICIT\n\
+             EDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 2\nEOF\n"
+        );
+        match parse_tsplib(&text) {
+            Err(TsplibError::WeightCount {
+                expected, found, ..
+            }) => assert_eq!((expected, found), (MAX_CITIES * MAX_CITIES, 3)),
+            other => panic!("{:?}", other.map(|i| i.cities())),
+        }
     }
 
     #[test]
