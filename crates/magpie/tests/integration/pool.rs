@@ -276,83 +276,15 @@ fn scope_finishes_while_a_detached_task_waits_for_it() {
     }
 }
 
-/// A worker that waits for a stolen join half runs other jobs meanwhile; the scope
-/// counts those jobs leave batched must be reported before the waiter's own job goes
-/// on, which may block until that scope has finished (review finding: the counts
-/// stayed batched on the worker until it next idled, so the scope never finished).
+/// The scenario of the two tests below, with `batch` more scope jobs spawned right after
+/// `T`: whether the scope finished while the waiter's task waited for it (a hang
+/// detector of 20 s, not a timing).
 ///
 /// Three workers: `D` (detached) joins; its second half `b` is stolen and spins until a
 /// scope job `T` has run; the only free worker is `D`'s, waiting for `b`, so it runs
 /// `T`; `T` returns only once `b` has finished (its worker went idle), so `D`'s wait
 /// ends right after `T`, and `D` then waits for the scope.
-#[test]
-fn counts_of_jobs_run_while_waiting_are_reported_before_the_waiter_goes_on() {
-    #[derive(Default)]
-    struct Flags {
-        b_started: AtomicBool,
-        body_started: AtomicBool,
-        t_ran: AtomicBool,
-        release_body: AtomicBool,
-    }
-    fn spin_until(flag: &AtomicBool) {
-        while !flag.load(Ordering::SeqCst) {
-            std::thread::yield_now();
-        }
-    }
-    let pool = pool(3);
-    let flags = Arc::new(Flags::default());
-    let (finished_tx, finished_rx) = mpsc::channel::<()>();
-    let (result_tx, result_rx) = mpsc::channel::<bool>();
-    let f = flags.clone();
-    pool.spawn(move || {
-        magpie::join(
-            || spin_until(&f.body_started),
-            || {
-                f.b_started.store(true, Ordering::SeqCst);
-                spin_until(&f.t_ran);
-            },
-        );
-        // A hang detector, not a timing.
-        let finished = finished_rx.recv_timeout(Duration::from_secs(20)).is_ok();
-        result_tx.send(finished).unwrap();
-    });
-    spin_until(&flags.b_started);
-    std::thread::scope(|ts| {
-        ts.spawn(|| {
-            pool.scope(|s| {
-                // From outside the pool: `T` goes to the injector.
-                std::thread::scope(|ts| {
-                    ts.spawn(|| {
-                        s.spawn(|_| {
-                            flags.t_ran.store(true, Ordering::SeqCst);
-                            // `b` has finished once its worker is idle (the other
-                            // two run this job and the scope body).
-                            while magpie::current_idle_workers() != Some(1) {
-                                std::thread::yield_now();
-                            }
-                            flags.release_body.store(true, Ordering::SeqCst);
-                        })
-                    });
-                });
-                flags.body_started.store(true, Ordering::SeqCst);
-                spin_until(&flags.release_body);
-            });
-            let _ = finished_tx.send(());
-        });
-    });
-    assert!(
-        result_rx.recv().unwrap(),
-        "the scope did not finish while the waiter's task waited for it"
-    );
-}
-
-/// As above, but the waiter's worker takes `T` from the injector together with more
-/// jobs of the scope (a batch), and keeps them on its own queue: they must stay
-/// stealable once the waiter goes on, which may block until the scope has finished
-/// (review finding: taken by a worker that was not searching, with nobody idle, they
-/// stayed in its private block, out of every other worker's reach).
-#[test]
-fn jobs_taken_while_waiting_stay_stealable_after_the_waiter_goes_on() {
+fn scope_finishes_while_a_waiter_that_ran_its_job_waits(batch: usize) -> bool {
     #[derive(Default)]
     struct Flags {
         b_started: AtomicBool,
@@ -399,7 +331,7 @@ fn jobs_taken_while_waiting_stay_stealable_after_the_waiter_goes_on() {
                             flags.release_body.store(true, Ordering::SeqCst);
                         });
                         // Taken with `T` in one batch from the injector.
-                        for _ in 0..5 {
+                        for _ in 0..batch {
                             s.spawn(|_| {});
                         }
                     });
@@ -410,8 +342,30 @@ fn jobs_taken_while_waiting_stay_stealable_after_the_waiter_goes_on() {
             let _ = finished_tx.send(());
         });
     });
+    result_rx.recv().unwrap()
+}
+
+/// A worker that waits for a stolen join half runs other jobs meanwhile; the scope
+/// counts those jobs leave batched must be reported before the waiter's own job goes
+/// on, which may block until that scope has finished (review finding: the counts
+/// stayed batched on the worker until it next idled, so the scope never finished).
+#[test]
+fn counts_of_jobs_run_while_waiting_are_reported_before_the_waiter_goes_on() {
     assert!(
-        result_rx.recv().unwrap(),
+        scope_finishes_while_a_waiter_that_ran_its_job_waits(0),
+        "the scope did not finish while the waiter's task waited for it"
+    );
+}
+
+/// As above, but the waiter's worker takes `T` from the injector together with more
+/// jobs of the scope (a batch), and keeps them on its own queue: they must stay
+/// stealable once the waiter goes on, which may block until the scope has finished
+/// (review finding: taken by a worker that was not searching, with nobody idle, they
+/// stayed in its private block, out of every other worker's reach).
+#[test]
+fn jobs_taken_while_waiting_stay_stealable_after_the_waiter_goes_on() {
+    assert!(
+        scope_finishes_while_a_waiter_that_ran_its_job_waits(5),
         "the scope did not finish while the waiter's task waited for it"
     );
 }
