@@ -48,7 +48,8 @@ pub(super) enum Trigger {
     Assist(u64),
 }
 
-/// Shortest time between two assisted refreshes (50 µs).
+/// Shortest time from any refresh to an assisted one (50 µs; the minimum interval if
+/// that is shorter).
 const ASSIST_GAP_NS: u64 = 50_000;
 
 /// Estimates shared by all thieves of one pool, and the cached best target.

@@ -36,9 +36,9 @@ use crate::rng::Rng;
 /// [`DEFAULT_MIN_INTERVAL`](Self::DEFAULT_MIN_INTERVAL)`..=`[`DEFAULT_MAX_INTERVAL`](Self::DEFAULT_MAX_INTERVAL)
 /// unless set by [`with_intervals`](Self::with_intervals). **Assisted refresh:** a thief
 /// whose steal from the cached target found it [`Empty`](StealOutcome::Empty) refreshes
-/// at its next choice, unless another thief has refreshed since (at most one assisted
-/// refresh per 50 µs). A thief reads the clock only every 16th choice, or for an
-/// assisted refresh.
+/// at its next choice, unless another thief has refreshed since, or the last refresh of
+/// either kind is under 50 µs old (under the minimum interval, if that is shorter). A
+/// thief reads the clock only every 16th choice, or for an assisted refresh.
 ///
 /// Cost: between refreshes, nothing of the victims (two loads of the shared target, shared
 /// among thieves only), plus one smoothing CAS on the victim's shared delay slot per
