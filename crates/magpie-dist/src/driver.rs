@@ -81,6 +81,7 @@ where
     F: FnOnce(A) -> P + Send,
 {
     let start = Instant::now();
+    policy.begin_search();
     let early = agree::<T, N, P>(transport, search, Ok(()))?;
     let rank = transport.rank();
     let link = Link::new(if rank == 0 { initial } else { Vec::new() });

@@ -59,6 +59,11 @@ pub trait NodeVictimPolicy: Send {
     fn observe_load(&mut self, peer: usize, load: RankLoad, delay: Duration) {
         let _ = (peer, load, delay);
     }
+
+    /// A new search starts on this rank: replies to a probe of an earlier search will
+    /// not come (they belong to that search). What was learnt of the other ranks may
+    /// stay. The default does nothing.
+    fn begin_search(&mut self) {}
 }
 
 /// The built-in policies' names, for command lines.

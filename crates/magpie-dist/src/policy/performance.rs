@@ -173,6 +173,14 @@ impl NodeVictimPolicy for PerformanceDriven {
         true
     }
 
+    fn begin_search(&mut self) {
+        // A refresh of the last search still waiting for replies would hold back every
+        // probe of this one for up to the longest interval.
+        self.waiting = 0;
+        self.probed = None;
+        self.assist = false;
+    }
+
     fn observe_load(&mut self, peer: usize, load: RankLoad, delay: Duration) {
         if peer >= self.peers.len() || peer == self.me {
             return;
@@ -286,5 +294,16 @@ mod tests {
             policy.probe_due(0, 4, Instant::now()),
             "assisted refresh at once"
         );
+    }
+
+    #[test]
+    fn a_new_search_does_not_wait_for_the_replies_of_the_last_one() {
+        let mut policy = PerformanceDriven::new(1, 1);
+        let now = Instant::now();
+        assert!(policy.probe_due(0, 4, now));
+        // The search ends before any reply: the next one must probe at once, not after
+        // the longest interval.
+        policy.begin_search();
+        assert!(policy.probe_due(0, 4, now + Duration::from_millis(1)));
     }
 }
