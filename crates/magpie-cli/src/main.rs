@@ -65,9 +65,14 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Tour(t) => tour::tour(t),
         Command::Search(s) => match search::search(s) {
-            // Another rank prints the error of a run across ranks.
-            Err(e) if !e.printed_here() => return ExitCode::FAILURE,
-            other => other.map_err(|e| e.to_string()),
+            Ok(()) => Ok(()),
+            Err(e) => {
+                // Another rank prints the error of a run across ranks.
+                if e.printed_here() {
+                    print_error(&e);
+                }
+                return ExitCode::from(e.exit_code());
+            }
         },
         Command::Bench(b) => bench_cmd::bench(b).map_err(|e| e.to_string()),
         Command::BenchHttpServer(a) => bench_cmd::http_server(a),

@@ -25,13 +25,19 @@ fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
 
-/// Runs a command that must fail; returns its single stderr line.
+/// Runs a command that must fail with exit status 1; returns its single stderr line.
 fn error_of(args: &[&str]) -> String {
-    let out = magpie(args);
+    failure_of(magpie(args), args, 1)
+}
+
+/// Checks that `out` (of `args`) failed with exit status `code` and one stderr line,
+/// which it returns.
+fn failure_of(out: Output, args: &[&str], code: i32) -> String {
     assert_eq!(
         out.status.code(),
-        Some(1),
-        "{args:?} should fail with exit 1"
+        Some(code),
+        "{args:?} should fail with exit {code}: {}",
+        String::from_utf8_lossy(&out.stderr)
     );
     let stderr = String::from_utf8(out.stderr).expect("utf-8 stderr");
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
@@ -153,8 +159,41 @@ fn bad_input_is_one_line_and_a_failure() {
     error_of(&["search", "tsp", &empty_tsp]);
     error_of(&["search", "uts", "t=1,d=oops"]);
     error_of(&["search", "semigroups", "-g", "1000"]);
-    error_of(&["search", "semigroups", "5", "-d", "2", "-b", "3"]);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Flags that contradict each other are usage errors: exit status 2 (as the README
+/// says, and as clap's own usage errors), one line, no search.
+#[test]
+fn usage_errors_exit_with_2() {
+    let usage = |args: &[&str]| failure_of(magpie(args), args, 2);
+    usage(&["search", "semigroups", "5", "-d", "2", "-b", "3"]);
+    usage(&[
+        "search",
+        "semigroups",
+        "5",
+        "--skeleton",
+        "budget",
+        "-d",
+        "2",
+    ]);
+    usage(&[
+        "search",
+        "uts",
+        "default",
+        "--skeleton",
+        "sequential",
+        "--steal-all",
+    ]);
+    let knapsack = data("knapsack/knapsackTest1.kp");
+    usage(&["search", "knapsack", &knapsack, "--instance", "2"]);
+    let args = ["search", "semigroups", "5"];
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .env("MAGPIE_NUM_THREADS", "zero")
+        .output()
+        .expect("the magpie binary runs");
+    assert!(failure_of(out, &args, 2).contains("MAGPIE_NUM_THREADS"));
 }
 
 /// Runs `magpie search clique FILE` under `ulimit -v KIB` (address space in KiB).

@@ -234,6 +234,7 @@ pub struct KnapsackArgs {
 /// The instance `wanted` (a name or a 1-based position) of `instances`, with its
 /// position.
 fn select_instance<'i>(
+    input: &str,
     instances: &'i [knapsack::KnapsackInstance],
     wanted: Option<&str>,
 ) -> Result<(usize, &'i knapsack::KnapsackInstance), SearchError> {
@@ -241,7 +242,7 @@ fn select_instance<'i>(
         return instances
             .first()
             .map(|first| (0, first))
-            .ok_or_else(|| SearchError::Usage("the file holds no instance".into()));
+            .ok_or_else(|| SearchError::input(input, "the file holds no instance"));
     };
     let by_name = instances
         .iter()
@@ -270,7 +271,7 @@ pub fn knapsack(
     let input = args.file.display().to_string();
     let instances =
         knapsack::read_knapsack_instances(&args.file).map_err(|e| SearchError::input(&input, e))?;
-    let (position, instance) = select_instance(&instances, args.instance.as_deref())?;
+    let (position, instance) = select_instance(&input, &instances, args.instance.as_deref())?;
     let Some(outcome) = engine.knapsack(instance, config)? else {
         return Ok(None);
     };

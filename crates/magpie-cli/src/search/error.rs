@@ -7,8 +7,10 @@ use magpie_search::apps::clique::DimacsError;
 /// Why a search could not run.
 #[derive(Debug)]
 pub enum SearchError {
-    /// Contradictory or unusable flags.
+    /// Contradictory or unusable flags (exit status 2, as for clap's usage errors).
     Usage(String),
+    /// The thread pool could not start (the operating system refused a thread).
+    Pool(String),
     /// The search's answer differs from the answer the input states (a bug, or a
     /// wrong instance file).
     WrongAnswer(String),
@@ -37,6 +39,14 @@ impl SearchError {
         !matches!(self, Self::Distributed { print: false, .. })
     }
 
+    /// The exit status: 2 for a usage error, 1 for any other.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
     /// An input error from any application's typed error.
     pub fn input(input: impl Into<String>, reason: impl fmt::Display) -> Self {
         Self::Input {
@@ -49,7 +59,7 @@ impl SearchError {
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Usage(message) => f.write_str(message),
+            Self::Usage(message) | Self::Pool(message) => f.write_str(message),
             Self::WrongAnswer(known) => write!(f, "the answer differs from {known}"),
             // Readers that already name the file are not prefixed twice.
             Self::Input { input, reason } if reason.contains(input.as_str()) => f.write_str(reason),

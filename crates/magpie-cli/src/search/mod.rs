@@ -16,7 +16,7 @@ mod report;
 use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use magpie::{ThreadPool, ThreadPoolBuilder};
+use magpie::{BuildError, ThreadPool, ThreadPoolBuilder};
 use magpie_search::{Coordination, Progress, SearchConfig};
 
 pub use error::SearchError;
@@ -205,9 +205,16 @@ impl SearchOptions {
         if let Some(threads) = self.threads {
             builder = builder.num_threads(usize::from(threads));
         }
-        builder
-            .build()
-            .map_err(|e| SearchError::Usage(format!("cannot build the pool: {e}")))
+        builder.build().map_err(|e| {
+            let message = format!("cannot build the pool: {e}");
+            match e {
+                // MAGPIE_NUM_THREADS is part of how magpie was called.
+                BuildError::InvalidEnv { .. } | BuildError::TooManyThreads { .. } => {
+                    SearchError::Usage(message)
+                }
+                _ => SearchError::Pool(message),
+            }
+        })
     }
 }
 
