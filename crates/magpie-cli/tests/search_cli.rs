@@ -136,6 +136,36 @@ fn json_output_is_one_parsable_record() {
     assert!(record["stats"]["pool"]["stolen_percent"].is_number());
 }
 
+/// The JSON record carries what the text shows: the instance's size and the pool's
+/// worker table (every column, per worker and in total).
+#[test]
+fn json_record_holds_what_the_text_shows() {
+    let record = |args: &[&str]| -> serde_json::Value {
+        let out = stdout_of(&[args, &["--json", "--threads", "2"]].concat());
+        serde_json::from_str(&out).expect("valid JSON")
+    };
+    let tsp = record(&["search", "tsp", &data("tsplib/gr17.tsp")]);
+    assert_eq!(tsp["answer"]["name"], "gr17", "{tsp}");
+    assert_eq!(tsp["answer"]["cities"], 17, "{tsp}");
+    let pool = &tsp["stats"]["pool"];
+    for column in ["tasks_run", "steals", "spills", "shares", "parks", "wakes"] {
+        assert!(pool[column].is_u64(), "{column}: {pool}");
+    }
+    let workers = pool["workers"].as_array().expect("per-worker rows");
+    assert_eq!(workers.len(), 2, "{pool}");
+    assert!(workers.iter().all(|w| w["wakes"].is_u64()), "{pool}");
+    let clique = record(&["search", "clique", &data("dimacs/brock200_4.clq")]);
+    assert_eq!(clique["answer"]["graph_vertices"], 200, "{clique}");
+    assert_eq!(clique["answer"]["graph_edges"], 13089, "{clique}");
+    let knapsack = &data("knapsack/knapsackTest1.kp");
+    let knapsack = record(&["search", "knapsack", knapsack]);
+    assert!(
+        knapsack["answer"]["item_count"].as_u64() > Some(0),
+        "{knapsack}"
+    );
+    assert!(knapsack["answer"]["capacity"].is_string(), "{knapsack}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_a_failure() {
     let dir = std::env::temp_dir().join(format!("magpie-cli-test-{}", std::process::id()));

@@ -72,6 +72,8 @@ pub fn clique_of_graph(
         args.bound
     );
     let bound = args.bound.to_string();
+    let order = graph.order();
+    let edges = graph.edge_count();
     Ok(Some(match args.decide {
         None => {
             let Some(outcome) = engine.maximum_clique(graph, args.bound, config)? else {
@@ -82,7 +84,7 @@ pub fn clique_of_graph(
                 "clique",
                 input,
                 format!("maximum clique size {}", clique.len()),
-                json!({ "size": clique.len(), "vertices": clique.iter().map(|v| v + 1).collect::<Vec<_>>(), "bound": bound }),
+                json!({ "size": clique.len(), "vertices": clique.iter().map(|v| v + 1).collect::<Vec<_>>(), "bound": bound, "graph_vertices": order, "graph_edges": edges }),
                 outcome.stats,
             )
             .distributed(outcome.distributed)
@@ -98,7 +100,7 @@ pub fn clique_of_graph(
                     "clique",
                     input,
                     format!("a clique of size {size} exists"),
-                    json!({ "size": size, "exists": true, "vertices": clique.iter().map(|v| v + 1).collect::<Vec<_>>(), "bound": bound }),
+                    json!({ "size": size, "exists": true, "vertices": clique.iter().map(|v| v + 1).collect::<Vec<_>>(), "bound": bound, "graph_vertices": order, "graph_edges": edges }),
                     outcome.stats,
                 )
                 .detail(format!("vertices (1-based): {}", one_based(clique))),
@@ -106,7 +108,7 @@ pub fn clique_of_graph(
                     "clique",
                     input,
                     format!("no clique of size {size}"),
-                    json!({ "size": size, "exists": false, "bound": bound }),
+                    json!({ "size": size, "exists": false, "bound": bound, "graph_vertices": order, "graph_edges": edges }),
                     outcome.stats,
                 ),
             };
@@ -288,6 +290,8 @@ pub fn knapsack(
         "profit": best.profit.to_string(),
         "weight": best.weight.to_string(),
         "items": items,
+        "item_count": instance.item_count(),
+        "capacity": instance.capacity().to_string(),
     });
     if let Some(name) = instance.name() {
         answer["instance"] = json!(name);
@@ -368,7 +372,7 @@ pub fn tsp(args: &TspArgs, config: &SearchConfig<'_>, engine: &mut dyn Engine) -
             "tsp",
             input,
             format!("optimal tour length {}", tour.length),
-            json!({ "length": tour.length, "tour": cities }),
+            json!({ "length": tour.length, "tour": cities, "name": instance.name(), "cities": instance.cities() }),
             outcome.stats,
         )
         .distributed(outcome.distributed)

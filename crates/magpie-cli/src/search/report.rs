@@ -3,7 +3,7 @@
 use std::fmt::Write;
 use std::time::Duration;
 
-use magpie::ThreadPool;
+use magpie::{ThreadPool, WorkerStats};
 use magpie_search::{Coordination, SearchStats};
 use serde_json::{json, Value};
 
@@ -142,18 +142,26 @@ impl Report {
 
     /// The machine-readable report: one JSON object.
     pub fn json(&self) -> String {
-        let pool = self.stats.pool.as_ref().map(|pool| {
-            let total = pool.total();
+        // The text's worker table: every column, for each worker and in total.
+        let worker = |w: &WorkerStats| {
             json!({
-                "policy": pool.policy,
-                "tasks_run": total.tasks_run,
-                "steal_attempts": total.steal_attempts,
-                "steals": total.steals,
-                "items_stolen": total.items_stolen,
-                "stolen_percent": pool.stolen_percent(),
-                "parks": total.parks,
-                "idle_seconds": total.idle.as_secs_f64(),
+                "tasks_run": w.tasks_run,
+                "steal_attempts": w.steal_attempts,
+                "steals": w.steals,
+                "items_stolen": w.items_stolen,
+                "spills": w.spills,
+                "shares": w.shares,
+                "parks": w.parks,
+                "wakes": w.wakes,
+                "idle_seconds": w.idle.as_secs_f64(),
             })
+        };
+        let pool = self.stats.pool.as_ref().map(|pool| {
+            let mut record = worker(&pool.total());
+            record["policy"] = json!(pool.policy);
+            record["stolen_percent"] = json!(pool.stolen_percent());
+            record["workers"] = pool.workers.iter().map(worker).collect();
+            record
         });
         let descriptions: Vec<&str> = self.checks.iter().map(|(_, d)| d.as_str()).collect();
         let record = json!({
