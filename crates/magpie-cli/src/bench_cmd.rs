@@ -251,10 +251,17 @@ impl DistBenchArgs {
             .unwrap_or_else(|| PathBuf::from("bench-results").join(name))
     }
 
-    /// The MPI build to run: `--magpie`, or this executable.
+    /// The MPI build to run: `--magpie`, or this executable if it is one. A build
+    /// without the `mpi` feature under `mpirun` runs the whole search in every
+    /// process, so its figures would not measure distribution at all.
     fn magpie_path(&self) -> Result<PathBuf, BenchError> {
         match &self.magpie {
             Some(path) => Ok(path.clone()),
+            None if !cfg!(feature = "mpi") => Err(BenchError::Invalid(
+                "this magpie is not the MPI build: build it with cargo build --release -p \
+                 magpie-cli --features mpi, or name one with --magpie PATH"
+                    .into(),
+            )),
             None => std::env::current_exe()
                 .map_err(|e| BenchError::Invalid(format!("cannot find this executable: {e}"))),
         }
@@ -431,6 +438,26 @@ mod tests {
         assert!(a.common.quick);
         assert_eq!(a.common.reps, None);
         assert_eq!(a.out, PathBuf::from("bench-results/poolexp"));
+    }
+
+    /// Without the `mpi` feature, `bench dist` and `bench nodepolicy` must not run
+    /// this executable under mpirun (each rank would search alone); `--magpie` names
+    /// an MPI build.
+    #[cfg(not(feature = "mpi"))]
+    #[test]
+    fn distributed_benchmarks_need_an_mpi_build() {
+        for name in ["dist", "nodepolicy"] {
+            let (BenchCommand::Dist(a) | BenchCommand::Nodepolicy(a)) = parse(&[name, "--quick"])
+            else {
+                panic!("expected {name}");
+            };
+            let error = a.magpie_path().expect_err(name).to_string();
+            assert!(error.contains("--features mpi"), "{error}");
+        }
+        let BenchCommand::Dist(a) = parse(&["dist", "--magpie", "/opt/magpie-mpi"]) else {
+            panic!("expected dist");
+        };
+        assert_eq!(a.magpie_path().unwrap(), PathBuf::from("/opt/magpie-mpi"));
     }
 
     #[test]
