@@ -248,6 +248,35 @@ fn bad_input_on_some_ranks_ends_every_rank_with_one_error_line() {
     );
 }
 
+/// Flags every rank rejects end the run with one error line (printed by rank 0, not
+/// once per rank) and a failure; a slow rank the run does not have is such a flag.
+#[test]
+fn usage_errors_on_every_rank_print_one_line() {
+    let knapsack = data("knapsack/knapPI_1_50_1000_1.kp");
+    let cases: [&[&str]; 4] = [
+        &["semigroups", "5", "-d", "2", "-b", "3"],
+        &["semigroups", "5", "--slow-ranks", "1", "--slowdown", "0.5"],
+        &["semigroups", "5", "--slow-ranks", "2", "--slowdown", "3"],
+        &["knapsack", &knapsack, "--instance", "4"],
+    ];
+    for args in cases {
+        let mut command = mpirun(2);
+        command
+            .arg(MAGPIE)
+            .arg("search")
+            .args(args)
+            .arg("--no-progress");
+        let (output, _) = run_with_limit(command, Duration::from_secs(30));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}: {stderr}");
+        let errors: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("magpie: error:"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn a_rank_killed_mid_run_ends_the_others_with_an_error() {
     let mut command = mpirun(3);

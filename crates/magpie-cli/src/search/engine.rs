@@ -46,8 +46,8 @@ pub trait Engine {
         let _ = pool;
         Ok(())
     }
-    /// This process could not read its input: the error to end with (a run across
-    /// ranks first tells the others).
+    /// This process could not set up its search (flags, pool, input): the error to
+    /// end with (a run across ranks first tells the others, and rank 0 alone prints).
     fn input_failed(&mut self, error: SearchError) -> SearchError {
         error
     }

@@ -30,6 +30,8 @@ pub enum SearchError {
         message: String,
         /// Whether this process prints it.
         print: bool,
+        /// The exit status: a usage error's 2 on the ranks that found it, 1 otherwise.
+        exit_code: u8,
     },
 }
 
@@ -43,6 +45,7 @@ impl SearchError {
     pub fn exit_code(&self) -> u8 {
         match self {
             Self::Usage(_) => 2,
+            Self::Distributed { exit_code, .. } => *exit_code,
             _ => 1,
         }
     }

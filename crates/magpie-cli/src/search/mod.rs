@@ -287,8 +287,18 @@ pub fn run_search(
     runner: &Runner<'_>,
     engine: &mut dyn engine::Engine,
 ) -> Result<Option<Report>, SearchError> {
-    let coordination = options.coordination(default_spawn_depth)?;
-    let pool = options.pool()?;
+    // Every error before the search goes through the engine: under mpirun the ranks
+    // then agree on it and rank 0 alone prints it.
+    let setup = options
+        .coordination(default_spawn_depth)
+        .and_then(|coordination| Ok((coordination, options.pool()?)));
+    let (coordination, pool) = match setup {
+        Ok(setup) => setup,
+        Err(e) => return Err(engine.input_failed(e)),
+    };
+    if let Err(e) = engine.use_pool(&pool) {
+        return Err(engine.input_failed(e));
+    }
     let counter = Progress::new();
     let config = SearchConfig {
         coordination,
@@ -296,12 +306,13 @@ pub fn run_search(
     }
     .in_pool(&pool)
     .with_progress(&counter);
-    engine.use_pool(&pool)?;
     let start = Instant::now();
     let show = !options.no_progress && engine.reports();
     let result = progress::while_running(&counter, show, || runner(&config, &mut *engine));
     let report = match result {
-        Err(e @ SearchError::Input { .. }) => return Err(engine.input_failed(e)),
+        Err(e @ (SearchError::Input { .. } | SearchError::Usage(_))) => {
+            return Err(engine.input_failed(e))
+        }
         other => other?,
     };
     Ok(report.map(|mut report| {

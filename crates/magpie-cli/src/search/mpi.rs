@@ -43,23 +43,31 @@ impl Ranks {
         slow_ranks: &[usize],
         slowdown: Option<f64>,
     ) -> Result<Self, SearchError> {
-        if slowdown.is_some_and(|f| !(f >= 1.0 && f.is_finite())) {
-            return Err(SearchError::Usage(
-                "--slowdown must be a factor >= 1".into(),
-            ));
-        }
         if STARTED.set(()).is_err() {
             return Err(dist(DistError::MpiInit, 0));
         }
         let transport = MpiTransport::init().map_err(|e| dist(e, 0))?;
-        let mut cluster = Cluster::new(transport);
-        if slow_ranks.contains(&cluster.rank()) {
-            cluster.set_slowdown(slowdown);
-        }
-        Ok(Self {
-            cluster,
+        let mut ranks = Self {
+            cluster: Cluster::new(transport),
             node_policy: node_policy.to_string(),
-        })
+        };
+        // Checked after MPI starts, so that the ranks agree and rank 0 alone prints.
+        let size = ranks.cluster.size();
+        let usage = if slowdown.is_some_and(|f| !(f >= 1.0 && f.is_finite())) {
+            Some("--slowdown must be a factor >= 1".to_string())
+        } else {
+            slow_ranks
+                .iter()
+                .find(|&&r| r >= size)
+                .map(|r| format!("--slow-ranks {r}: the run has {size} ranks, numbered from 0"))
+        };
+        if let Some(usage) = usage {
+            return Err(ranks.input_failed(SearchError::Usage(usage)));
+        }
+        if slow_ranks.contains(&ranks.cluster.rank()) {
+            ranks.cluster.set_slowdown(slowdown);
+        }
+        Ok(ranks)
     }
 
     fn found<A>(&mut self, outcome: Result<Option<DistOutcome<A>>, DistError>) -> Run<A> {
@@ -89,6 +97,7 @@ impl Ranks {
         SearchError::Distributed {
             message: error.to_string(),
             print: false,
+            exit_code: 1,
         }
     }
 }
@@ -98,6 +107,7 @@ fn dist(error: DistError, rank: usize) -> SearchError {
     SearchError::Distributed {
         message: error.to_string(),
         print: rank == 0,
+        exit_code: 1,
     }
 }
 
@@ -155,8 +165,16 @@ impl Engine for Ranks {
     }
 
     fn input_failed(&mut self, error: SearchError) -> SearchError {
-        let error = self.cluster.fail(error.to_string());
-        self.failed(error)
+        let code = error.exit_code();
+        let failed = self.cluster.fail(error.to_string());
+        match self.failed(failed) {
+            SearchError::Distributed { message, print, .. } => SearchError::Distributed {
+                message,
+                print,
+                exit_code: code,
+            },
+            other => other,
+        }
     }
 
     fn maximum_clique(
