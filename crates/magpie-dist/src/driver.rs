@@ -325,7 +325,14 @@ where
             }
             while let Some((from, bytes)) = self.transport.try_receive() {
                 busy = true;
-                let (search, message) = Message::decode(&bytes)?;
+                let (search, message) = match Message::decode(&bytes) {
+                    Ok(decoded) => decoded,
+                    // The others would wait for this rank's token or report for ever.
+                    Err(e) => {
+                        self.tell_failed();
+                        return Err(e.into());
+                    }
+                };
                 if search == self.search {
                     self.handle(from, message);
                 } // else: left over from an earlier search on this cluster (see `wire`)
@@ -517,9 +524,14 @@ where
     /// This rank's search thread panicked: tell every rank (rank 0 would wait for our
     /// report, the others for the token), then end the run with an error.
     fn fail(&mut self) -> DistError {
+        self.tell_failed();
+        DistError::SearchFailed { rank: self.rank }
+    }
+
+    /// Tells every rank that this one's run ends with an error.
+    fn tell_failed(&mut self) {
         self.broadcast(&Message::Failed);
         self.transport.flush();
-        DistError::SearchFailed { rank: self.rank }
     }
 
     /// Termination detected: no more stealing; the search thread ends.

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod faults;
 mod local_ranks;
 mod node_policies;
 mod wire;
