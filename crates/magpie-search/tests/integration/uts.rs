@@ -204,12 +204,17 @@ fn invalid_parameters_are_typed_errors() {
         ("b=inf", BadBranchingFactor(f64::INFINITY)),
         ("q=1.5", BadProbability(1.5)),
         ("q=-0.1", BadProbability(-0.1)),
+        ("t=1,a=1,d=0,b=2", InfiniteExpDec(2.0)),
     ];
     for (text, expected) in cases {
         let error = text.parse::<UtsParams>().expect_err(text);
         assert_eq!(error, expected, "{text:?}");
         let message = error.to_string();
         assert!(!message.is_empty() && !message.contains('\n'), "{message}");
+    }
+    // Finite expdec trees at the edge: d=1, or d=0 with b <= 1.
+    for text in ["t=1,a=1,d=1,b=2", "t=1,a=1,d=0,b=1", "t=1,a=1,d=0,b=0.5"] {
+        assert!(text.parse::<UtsParams>().is_ok(), "{text}");
     }
     // NaN is never equal to itself, so match instead.
     assert!(matches!(

@@ -28,6 +28,8 @@ pub enum UtsParamsError {
     UnknownShape(u32),
     /// A root branching factor `b` that is negative, infinite or NaN.
     BadBranchingFactor(f64),
+    /// A geometric `expdec` tree (`t=1,a=1`) with `d=0` and this `b > 1`: infinite.
+    InfiniteExpDec(f64),
     /// A probability `q` outside `[0, 1]`.
     BadProbability(f64),
 }
@@ -60,6 +62,10 @@ impl fmt::Display for UtsParamsError {
             Self::BadBranchingFactor(b) => write!(
                 f,
                 "UTS branching factor b={b} is not a finite number >= 0"
+            ),
+            Self::InfiniteExpDec(b) => write!(
+                f,
+                "UTS expdec tree with d=0 and b={b} is infinite (every level keeps b children on average): use d >= 1"
             ),
             Self::BadProbability(q) => write!(f, "UTS probability q={q} is not within [0, 1]"),
         }

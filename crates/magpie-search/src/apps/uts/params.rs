@@ -74,13 +74,23 @@ impl Default for UtsParams {
 }
 
 impl UtsParams {
-    /// Checks that `b0` is a finite number `>= 0` and `q` is within `[0, 1]`.
+    /// Checks that `b0` is a finite number `>= 0`, `q` is within `[0, 1]`, and a
+    /// geometric `expdec` tree with `b0 > 1` has `d >= 1`: with `d = 0` its exponent
+    /// `-ln b0 / ln d` is 0, every level keeps the mean `b0`, and the tree is infinite
+    /// (UTS itself would run for ever).
     ///
     /// A supercritical binomial tree (`q * m >= 1`) is allowed, as in UTS; it is
-    /// infinite with positive probability.
+    /// infinite with positive probability only.
     pub fn validate(&self) -> Result<(), UtsParamsError> {
         if !(self.root_branching.is_finite() && self.root_branching >= 0.0) {
             return Err(UtsParamsError::BadBranchingFactor(self.root_branching));
+        }
+        if self.tree_type == TreeType::Geometric
+            && self.shape == GeoShape::ExpDec
+            && self.depth == 0
+            && self.root_branching > 1.0
+        {
+            return Err(UtsParamsError::InfiniteExpDec(self.root_branching));
         }
         if !(0.0..=1.0).contains(&self.nonleaf_probability) {
             return Err(UtsParamsError::BadProbability(self.nonleaf_probability));
