@@ -101,13 +101,23 @@ where
 {
     match panic::catch_unwind(AssertUnwindSafe(oper_a)) {
         Ok(a) => (a, oper_b()),
-        Err(payload) => {
-            if let Err(second) = panic::catch_unwind(AssertUnwindSafe(oper_b)) {
-                drop_payload(second);
-            }
-            panic::resume_unwind(payload)
-        }
+        Err(payload) => run_after_panic(oper_b, payload),
     }
+}
+
+/// `join`'s second half after the first panicked: runs it, drops its own panic (the
+/// second one), resumes the first. Out of line, so that the inline join's frame stays
+/// that of plain recursion (with this arm inline, fib(32) took 1.25x as long).
+#[cold]
+#[inline(never)]
+fn run_after_panic<B, RB>(oper_b: B, payload: Box<dyn std::any::Any + Send>) -> !
+where
+    B: FnOnce() -> RB,
+{
+    if let Err(second) = panic::catch_unwind(AssertUnwindSafe(oper_b)) {
+        drop_payload(second);
+    }
+    panic::resume_unwind(payload)
 }
 
 fn join_pushed<A, B, RA, RB>(worker: &WorkerThread, oper_a: A, oper_b: B) -> (RA, RB)
