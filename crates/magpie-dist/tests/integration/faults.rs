@@ -5,45 +5,11 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use magpie_dist::{local_world, Cluster, DistError, LocalTransport, Transport};
+use magpie_dist::{local_world, Cluster, DistError, Transport};
 use magpie_search::apps::semigroups;
 use magpie_search::SearchConfig;
 
 use crate::common;
-
-/// The in-process transport, whose `nth` received message (counting from 1) arrives
-/// as bytes no message decodes from.
-struct Garbling {
-    inner: LocalTransport,
-    received: usize,
-    nth: usize,
-}
-
-impl Transport for Garbling {
-    fn rank(&self) -> usize {
-        self.inner.rank()
-    }
-    fn size(&self) -> usize {
-        self.inner.size()
-    }
-    fn send(&mut self, to: usize, bytes: Vec<u8>) {
-        self.inner.send(to, bytes);
-    }
-    fn try_receive(&mut self) -> Option<(usize, Vec<u8>)> {
-        let (from, bytes) = self.inner.try_receive()?;
-        self.received += 1;
-        if self.received == self.nth {
-            return Some((from, vec![0xff; 3]));
-        }
-        Some((from, bytes))
-    }
-    fn flush(&mut self) {
-        self.inner.flush();
-    }
-    fn barrier(&mut self) {
-        self.inner.barrier();
-    }
-}
 
 /// Rank 1 cannot read its second message (the first after the start, during the
 /// search): it ends with a protocol error and rank 0 with its failure (review finding:
@@ -55,11 +21,22 @@ fn a_rank_that_cannot_read_a_message_fails_the_run_on_every_rank() {
         let tx = tx.clone();
         thread::spawn(move || {
             let rank = transport.rank();
-            let transport = Garbling {
-                inner: transport,
-                received: 0,
-                nth: if rank == 1 { 2 } else { 0 },
-            };
+            // Rank 1's second message (counting from 1) arrives as bytes no message
+            // decodes from.
+            let nth = if rank == 1 { 2 } else { 0 };
+            let mut received = 0;
+            let transport = common::Tampered::new(transport, move |inner, _| {
+                let (from, bytes) = inner.try_receive()?;
+                received += 1;
+                Some((
+                    from,
+                    if received == nth {
+                        vec![0xff; 3]
+                    } else {
+                        bytes
+                    },
+                ))
+            });
             let mut cluster = Cluster::new(transport);
             let pool = common::pool(1);
             let space = semigroups::Semigroups::new(16).unwrap();

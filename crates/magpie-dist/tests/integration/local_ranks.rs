@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use common::{data, grid, on_ranks};
 use magpie_dist::wire::Message;
-use magpie_dist::{local_world, Cluster, DistError, LocalTransport, Transport};
+use magpie_dist::{local_world, Cluster, DistError, Transport};
 use magpie_search::apps::{clique, knapsack, semigroups, tsp, uts};
 use magpie_search::{NodesPerDepth, ObjectiveValue, SearchConfig, SearchSpace};
 
@@ -298,39 +298,6 @@ fn a_rank_told_of_a_failure_abandons_its_batch() {
     );
 }
 
-/// The in-process transport, handing this rank `stale` as its first message after
-/// the next barrier.
-struct Injecting {
-    inner: LocalTransport,
-    stale: Option<(usize, Vec<u8>)>,
-    armed: bool,
-}
-
-impl Transport for Injecting {
-    fn rank(&self) -> usize {
-        self.inner.rank()
-    }
-    fn size(&self) -> usize {
-        self.inner.size()
-    }
-    fn send(&mut self, to: usize, bytes: Vec<u8>) {
-        self.inner.send(to, bytes);
-    }
-    fn try_receive(&mut self) -> Option<(usize, Vec<u8>)> {
-        match self.armed.then(|| self.stale.take()).flatten() {
-            Some(message) => Some(message),
-            None => self.inner.try_receive(),
-        }
-    }
-    fn flush(&mut self) {
-        self.inner.flush();
-    }
-    fn barrier(&mut self) {
-        self.inner.barrier();
-        self.armed = true;
-    }
-}
-
 #[test]
 fn a_message_left_from_an_earlier_search_is_ignored() {
     // Over MPI a message sent just before a search ends (here a bound) can arrive
@@ -346,11 +313,15 @@ fn a_message_left_from_an_earlier_search_is_ignored() {
                 let (graph, stale) = (&graph, stale.clone());
                 s.spawn(move || {
                     let rank = inner.rank();
-                    let mut cluster = Cluster::new(Injecting {
+                    // Rank 0 is handed `stale` as its first message after the barrier.
+                    let mut stale = (rank == 0).then_some((1, stale));
+                    let mut cluster = Cluster::new(common::Tampered::new(
                         inner,
-                        stale: (rank == 0).then_some((1, stale)),
-                        armed: false,
-                    });
+                        move |inner, barriers| match stale.take_if(|_| barriers > 0) {
+                            Some(message) => Some(message),
+                            None => inner.try_receive(),
+                        },
+                    ));
                     let config = SearchConfig::budget(1000);
                     let first = cluster.maximum_clique(graph, &config).unwrap();
                     cluster.barrier();

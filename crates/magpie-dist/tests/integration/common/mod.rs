@@ -100,3 +100,50 @@ pub fn on_ranks<A: Send>(
 ) -> DistOutcome<A> {
     on_ranks_with("random", ranks, threads, config, search)
 }
+
+/// The in-process transport with a hook on what this rank receives: the hook gets the
+/// real transport and how many barriers this rank has passed, and returns the message
+/// the rank sees (the real one, a changed one, or one of its own).
+pub struct Tampered<F> {
+    inner: LocalTransport,
+    barriers: usize,
+    receive: F,
+}
+
+impl<F> Tampered<F>
+where
+    F: FnMut(&mut LocalTransport, usize) -> Option<(usize, Vec<u8>)>,
+{
+    pub fn new(inner: LocalTransport, receive: F) -> Self {
+        Tampered {
+            inner,
+            barriers: 0,
+            receive,
+        }
+    }
+}
+
+impl<F> Transport for Tampered<F>
+where
+    F: FnMut(&mut LocalTransport, usize) -> Option<(usize, Vec<u8>)>,
+{
+    fn rank(&self) -> usize {
+        self.inner.rank()
+    }
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+    fn send(&mut self, to: usize, bytes: Vec<u8>) {
+        self.inner.send(to, bytes);
+    }
+    fn try_receive(&mut self) -> Option<(usize, Vec<u8>)> {
+        (self.receive)(&mut self.inner, self.barriers)
+    }
+    fn flush(&mut self) {
+        self.inner.flush();
+    }
+    fn barrier(&mut self) {
+        self.inner.barrier();
+        self.barriers += 1;
+    }
+}
