@@ -28,7 +28,7 @@ use crate::policy::NodeVictimPolicy;
 use crate::stats::RankStats;
 use crate::termination::{Safra, TokenAction};
 use crate::transport::Transport;
-use crate::wire::Message;
+use crate::wire::{DecodeError, Message};
 
 /// A busy rank refuses a request it could not serve within this time (its running
 /// tasks had nothing to split off).
@@ -132,6 +132,11 @@ where
 
 /// Before a search: every rank says whether it read its input; all go on only if
 /// all did. Returns messages that arrived early from ranks that already started.
+///
+/// A rank that cannot decode a message here still lets the others finish agreeing:
+/// rank 0 sends them a failed verdict; another rank (whose lost message may have been
+/// the verdict) tells every rank it failed and returns, and they, started by rank 0
+/// since this rank said it was ready, end their search on that.
 pub(crate) fn agree<T, N, P>(
     transport: &mut T,
     search: u32,
@@ -147,11 +152,15 @@ where
     let verdict = if rank == 0 {
         let mut results: Vec<Option<Result<(), String>>> = vec![None; size];
         results[0] = Some(mine);
-        while results.iter().any(Option::is_none) {
-            let (from, message) = receive::<T, N, P>(transport, search)?;
-            match message {
-                Message::Ready(result) => results[from] = Some(result),
-                other => early.push((from, other)),
+        let mut unreadable = None;
+        while unreadable.is_none() && results.iter().any(Option::is_none) {
+            match receive::<T, N, P>(transport, search) {
+                Ok((from, Message::Ready(result))) => results[from] = Some(result),
+                Ok(other) => early.push(other),
+                Err(e) => {
+                    results[0] = Some(Err(e.to_string()));
+                    unreadable = Some(e);
+                }
             }
         }
         let verdict = results
@@ -165,13 +174,24 @@ where
         for to in 1..size {
             transport.send(to, Msg::<N, P>::Start(verdict.clone()).encode(search));
         }
+        if let Some(e) = unreadable {
+            transport.flush();
+            return Err(e.into());
+        }
         verdict
     } else {
         transport.send(0, Msg::<N, P>::Ready(mine).encode(search));
         loop {
-            match receive::<T, N, P>(transport, search)? {
-                (0, Message::Start(verdict)) => break verdict,
-                other => early.push(other),
+            match receive::<T, N, P>(transport, search) {
+                Ok((0, Message::Start(verdict))) => break verdict,
+                Ok(other) => early.push(other),
+                Err(e) => {
+                    for to in (0..size).filter(|&to| to != rank) {
+                        transport.send(to, Msg::<N, P>::Failed.encode(search));
+                    }
+                    transport.flush();
+                    return Err(e.into());
+                }
             }
         }
     };
@@ -181,7 +201,7 @@ where
 }
 
 /// Waits (polling) for the next message of `search` (dropping any of earlier ones).
-fn receive<T, N, P>(transport: &mut T, search: u32) -> Result<(usize, Msg<N, P>), DistError>
+fn receive<T, N, P>(transport: &mut T, search: u32) -> Result<(usize, Msg<N, P>), DecodeError>
 where
     T: Transport,
     N: Serialize + DeserializeOwned,

@@ -11,19 +11,16 @@ use magpie_search::SearchConfig;
 
 use crate::common;
 
-/// Rank 1 cannot read its second message (the first after the start, during the
-/// search): it ends with a protocol error and rank 0 with its failure (review finding:
-/// rank 1 returned without telling anyone, and rank 0 waited for its token for ever).
-#[test]
-fn a_rank_that_cannot_read_a_message_fails_the_run_on_every_rank() {
+/// Runs a search on `ranks` in-process ranks where rank `garbled.0` receives its
+/// `garbled.1`-th message (counting from 1) as bytes no message decodes from; returns
+/// every rank's result, rank 0 first.
+fn outcomes(ranks: usize, garbled: (usize, usize)) -> Vec<Result<(), DistError>> {
     let (tx, rx) = mpsc::channel();
-    for transport in local_world(2) {
+    for transport in local_world(ranks) {
         let tx = tx.clone();
         thread::spawn(move || {
             let rank = transport.rank();
-            // Rank 1's second message (counting from 1) arrives as bytes no message
-            // decodes from.
-            let nth = if rank == 1 { 2 } else { 0 };
+            let nth = if rank == garbled.0 { garbled.1 } else { 0 };
             let mut received = 0;
             let transport = common::Tampered::new(transport, move |inner, _| {
                 let (from, bytes) = inner.try_receive()?;
@@ -45,22 +42,64 @@ fn a_rank_that_cannot_read_a_message_fails_the_run_on_every_rank() {
             let _ = tx.send((rank, result));
         });
     }
-    let mut outcomes: Vec<_> = (0..2)
+    let mut outcomes: Vec<_> = (0..ranks)
         .map(|_| {
             // A hang detector, not a timing.
             rx.recv_timeout(Duration::from_secs(60))
-                .expect("both ranks end within a minute")
+                .expect("every rank ends within a minute")
         })
         .collect();
     outcomes.sort_by_key(|(rank, _)| *rank);
+    outcomes.into_iter().map(|(_, result)| result).collect()
+}
+
+/// Rank 1 cannot read its second message (the first after the start, during the
+/// search): it ends with a protocol error and rank 0 with its failure (review finding:
+/// rank 1 returned without telling anyone, and rank 0 waited for its token for ever).
+#[test]
+fn a_rank_that_cannot_read_a_message_fails_the_run_on_every_rank() {
+    let results = outcomes(2, (1, 2));
     assert!(
-        matches!(outcomes[1].1, Err(DistError::Protocol(_))),
-        "{:?}",
-        outcomes[1]
+        matches!(results[1], Err(DistError::Protocol(_))),
+        "{results:?}"
     );
     assert!(
-        matches!(outcomes[0].1, Err(DistError::SearchFailed { rank: 1 })),
-        "{:?}",
-        outcomes[0]
+        matches!(results[0], Err(DistError::SearchFailed { rank: 1 })),
+        "{results:?}"
     );
+}
+
+/// Rank 1's first message is rank 0's verdict to start: rank 1 cannot wait for it, so
+/// it tells the others it failed (it returned with the error before, and rank 0
+/// waited for it in the search for ever).
+#[test]
+fn a_rank_that_cannot_read_the_start_fails_the_run_on_every_rank() {
+    let results = outcomes(3, (1, 1));
+    assert!(
+        matches!(results[1], Err(DistError::Protocol(_))),
+        "{results:?}"
+    );
+    for rank in [0, 2] {
+        assert!(
+            matches!(results[rank], Err(DistError::SearchFailed { rank: 1 })),
+            "{results:?}"
+        );
+    }
+}
+
+/// Rank 0 cannot read a rank's readiness: it tells the others the run cannot start
+/// (it returned with the error before, and they waited for its verdict for ever).
+#[test]
+fn rank_0_that_cannot_read_a_readiness_fails_the_run_on_every_rank() {
+    let results = outcomes(3, (0, 1));
+    assert!(
+        matches!(results[0], Err(DistError::Protocol(_))),
+        "{results:?}"
+    );
+    for rank in [1, 2] {
+        assert!(
+            matches!(results[rank], Err(DistError::RankFailed { rank: 0, .. })),
+            "{results:?}"
+        );
+    }
 }
