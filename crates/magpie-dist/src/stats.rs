@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-/// One rank's counters for a distributed run.
+/// One rank's counters for a distributed run, taken when the rank reports after
+/// termination: what it sends later (the report itself, refusals of requests still
+/// arriving, rank 0's `Exit`) is not in the message and byte counts.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RankStats {
     /// The rank.
