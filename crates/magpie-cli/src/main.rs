@@ -63,7 +63,13 @@ fn main() -> ExitCode {
     oom::install_panic_hook();
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Tour(t) => tour::tour(t),
+        Command::Tour(t) => match tour::tour(t) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                print_error(&e);
+                return ExitCode::from(e.exit_code());
+            }
+        },
         Command::Search(s) => match search::search(s) {
             Ok(()) => Ok(()),
             Err(e) => {

@@ -9,14 +9,15 @@
 //! folder laid out like `../shared/data` instead, and `--graph NAME` picks another of
 //! its DIMACS instances, e.g. a bigger one.
 
+use std::fmt;
 use std::path::PathBuf;
 
 use clap::Args;
 use magpie_bench::queue::{self, QueueOptions};
-use magpie_bench::RunOptions;
+use magpie_bench::{BenchError, RunOptions};
 use magpie_search::apps::clique::{parse_dimacs, read_dimacs, Graph};
 
-use crate::search;
+use crate::search::{self, SearchError};
 
 /// The tour's default graph, embedded: DIMACS brock200_4 (200 vertices, ω = 17).
 const EMBEDDED_NAME: &str = "brock200_4";
@@ -55,28 +56,64 @@ pub struct TourArgs {
     out: PathBuf,
 }
 
+/// Why the tour stopped: its search's error (with that error's exit status) or its
+/// benchmark's.
+#[derive(Debug)]
+pub enum TourError {
+    /// The search part: reading the graph, the pool, the search, or a wrong answer.
+    Search(SearchError),
+    /// The benchmark part.
+    Bench(BenchError),
+}
+
+impl TourError {
+    /// The exit status: the search error's (2 for a usage error), 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Search(e) => e.exit_code(),
+            Self::Bench(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for TourError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Search(e) => e.fmt(f),
+            Self::Bench(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<SearchError> for TourError {
+    fn from(e: SearchError) -> Self {
+        Self::Search(e)
+    }
+}
+
 /// The graph to search and how the report names it.
-fn load_graph(args: &TourArgs) -> Result<(String, Graph), String> {
+fn load_graph(args: &TourArgs) -> Result<(String, Graph), SearchError> {
     match &args.data {
         Some(dir) => {
             let path = dir.join("dimacs").join(format!("{}.clq", args.graph));
-            let graph = read_dimacs(&path).map_err(|e| e.to_string())?;
+            let graph = read_dimacs(&path)
+                .map_err(|e| SearchError::input(path.display().to_string(), e))?;
             Ok((path.display().to_string(), graph))
         }
         None if args.graph == EMBEDDED_NAME => {
             let graph = parse_dimacs(EMBEDDED_GRAPH)
-                .map_err(|e| format!("the embedded {EMBEDDED_PATH}: {e}"))?;
+                .map_err(|e| SearchError::input(format!("the embedded {EMBEDDED_PATH}"), e))?;
             Ok((format!("{EMBEDDED_PATH} (embedded)"), graph))
         }
-        None => Err(format!(
+        None => Err(SearchError::Usage(format!(
             "only {EMBEDDED_NAME} is embedded; --graph {} needs --data DIR (or MAGPIE_DATA) \
              with DIR/dimacs/{}.clq",
             args.graph, args.graph
-        )),
+        ))),
     }
 }
 
-pub fn tour(args: &TourArgs) -> Result<(), String> {
+pub fn tour(args: &TourArgs) -> Result<(), TourError> {
     let (input, graph) = load_graph(args)?;
     let known = KNOWN_CLIQUE_NUMBERS
         .iter()
@@ -89,7 +126,7 @@ pub fn tour(args: &TourArgs) -> Result<(), String> {
         None => EMBEDDED_PATH,
     };
     println!("   (magpie search clique {file}{known_text})\n");
-    let mut report = search::clique_for_tour(&input, &graph).map_err(|e| e.to_string())?;
+    let mut report = search::clique_for_tour(&input, &graph)?;
     if let Some(omega) = known {
         let matches = report.answer_size() == Some(omega);
         report = report.check(
@@ -99,7 +136,7 @@ pub fn tour(args: &TourArgs) -> Result<(), String> {
     }
     print!("{}", report.text());
     if let Some(known) = report.contradicted_known_answer() {
-        return Err(format!("the search's answer differs from {known}"));
+        return Err(SearchError::WrongAnswer(known.to_string()).into());
     }
 
     println!("\n== 2. benchmark: BWoS queue vs crossbeam-deque and st3, quick mode ==");
@@ -112,7 +149,7 @@ pub fn tour(args: &TourArgs) -> Result<(), String> {
         },
         only: None,
     };
-    let outcome = queue::run(&options).map_err(|e| e.to_string())?;
+    let outcome = queue::run(&options).map_err(TourError::Bench)?;
     println!("\nfiles written:");
     for file in &outcome.files {
         println!("  {}", file.display());
@@ -142,6 +179,8 @@ mod tests {
             out: PathBuf::from("unused"),
         };
         let error = load_graph(&args).unwrap_err();
+        assert_eq!(error.exit_code(), 2, "a usage error");
+        let error = error.to_string();
         assert!(error.contains("--data"), "{error}");
         let args = TourArgs {
             data: Some(PathBuf::from("/nonexistent")),
@@ -149,6 +188,8 @@ mod tests {
             out: PathBuf::from("unused"),
         };
         let error = load_graph(&args).unwrap_err();
+        assert_eq!(error.exit_code(), 1);
+        let error = error.to_string();
         assert!(
             error.contains("/nonexistent/dimacs/brock200_4.clq"),
             "{error}"

@@ -224,6 +224,14 @@ fn usage_errors_exit_with_2() {
         .output()
         .expect("the magpie binary runs");
     assert!(failure_of(out, &args, 2).contains("MAGPIE_NUM_THREADS"));
+    // The tour's search is a search: the same usage error, the same status (it was 1).
+    let args = ["tour", "--out", "unused"];
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .env("MAGPIE_NUM_THREADS", "zero")
+        .output()
+        .expect("the magpie binary runs");
+    assert!(failure_of(out, &args, 2).contains("MAGPIE_NUM_THREADS"));
 }
 
 /// Runs `magpie search clique FILE` under `ulimit -v KIB` (address space in KiB).
