@@ -277,6 +277,20 @@ fn usage_errors_on_every_rank_print_one_line() {
     }
 }
 
+/// Without mpirun there are no ranks to slow: `--slow-ranks` is a usage error (it was
+/// ignored, and the run looked like an imbalanced one).
+#[test]
+fn slow_ranks_without_mpirun_is_a_usage_error() {
+    let output = Command::new(MAGPIE)
+        .args(["search", "semigroups", "5", "--slow-ranks", "0"])
+        .args(["--slowdown", "2", "--no-progress"])
+        .output()
+        .expect("magpie runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("mpirun"), "{stderr}");
+}
+
 #[test]
 fn a_rank_killed_mid_run_ends_the_others_with_an_error() {
     let mut command = mpirun(3);

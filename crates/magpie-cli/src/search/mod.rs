@@ -112,7 +112,7 @@ pub struct SearchOptions {
           value_parser = clap::builder::PossibleValuesParser::new(magpie_dist::policy::NAMES))]
     node_policy: String,
     /// Ranks of a run under mpirun made slower on purpose (experiments with imbalanced
-    /// ranks), e.g. 1,3; see --slowdown
+    /// ranks), e.g. 1,3; see --slowdown (a usage error without mpirun)
     #[cfg(feature = "mpi")]
     #[arg(
         long,
@@ -240,6 +240,11 @@ pub fn search(args: &SearchArgs) -> Result<(), SearchError> {
             &options.slow_ranks,
             options.slowdown,
         )?)
+    } else if !options.slow_ranks.is_empty() {
+        // A single process is no rank of a run: nothing would be slowed.
+        return Err(SearchError::Usage(
+            "--slow-ranks applies to a run under mpirun; this process was not started by it".into(),
+        ));
     } else {
         Box::new(engine::Local)
     };
