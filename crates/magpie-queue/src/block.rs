@@ -242,10 +242,11 @@ impl<T> Block<T> {
         self.owner.f_idx.store(0, Relaxed);
         self.owner.b_pos.store(Pos::new(tag, 0).pack(), Relaxed);
         let s = if granted { 0 } else { OWNED };
-        // Release pairs with STALE_TAG: a thief that sees this later tag and moves the
-        // cursor past the slot's old position also sees every ring update the owner made
-        // before (see `Shared::steal`). FIFO thieves take slot contents from b_pos, LIFO
-        // thieves from the grant, so no data is published here.
+        // Release pairs with STALE_TAG: a thief that sees this later tag also sees every
+        // ring update the owner made before, so its reload (or the next thief, after it
+        // moves the cursor) finds a fresh block pointer (see `Shared::steal_from_oldest`).
+        // FIFO thieves take slot contents from b_pos, LIFO thieves from the grant, so no
+        // data is published here.
         self.thief
             .s_pos
             .store(Pos::new(tag, s).pack(), ord!("BLOCK_RESET", Release));

@@ -31,7 +31,7 @@ pub const NAMES: &[(&str, &str)] = &[
     ),
     (
         "CURSOR_LOAD",
-        "thief Acquire load of the cursor -> CURSOR_ADVANCE (no stale block pointer)",
+        "thief Acquire load of the cursor -> CURSOR_ADVANCE (fresher block pointers)",
     ),
     (
         "BLOCK_RESET",

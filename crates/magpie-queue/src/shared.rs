@@ -242,35 +242,46 @@ impl<T> Shared<T> {
         mut sink: impl FnMut(T),
     ) -> Steal<u32> {
         debug_assert!(max > 0);
-        // Each iteration either steals, gives up, or moves the cursor forward; more than
-        // a lap plus the two jumps a lagging cursor may need to catch up (past the
-        // consumer's block, with 2 blocks) means it raced with the owner: report Retry.
+        // Each iteration either steals, gives up, moves the cursor forward or reloads a
+        // stale block pointer; more than a lap plus the two jumps a lagging cursor may
+        // need to catch up (past the consumer's block, with 2 blocks) means it raced with
+        // the owner: report Retry.
         for _ in 0..self.blocks + 3 {
-            // Acquire pairs with CURSOR_ADVANCE: the thief that moved the cursor here
-            // had seen this slot's block for `cursor` (exhausted-block path), or a reset
-            // the owner made after entering `cursor` (STALE_TAG path). Either way our ring
-            // load below returns that block or a later occupant — never a block that left
-            // the slot before `cursor` was entered, which could make us skip a live block.
+            // Acquire pairs with CURSOR_ADVANCE: we see the ring updates that the thread
+            // which moved the cursor here had seen, so our ring load below mostly returns
+            // this slot's block for `cursor` or a later one. Not always: that thread may
+            // itself have loaded a stale pointer (the exhausted-block path reads the next
+            // block's tag Relaxed; a pointer can also come back to a slot), so the block
+            // we load may have left this slot and been reused in another one. Safety
+            // does not rest on this ordering: only a tag of this slot's own positions
+            // moves the cursor (below).
             let cursor = self.cursor.load(ord!("CURSOR_LOAD", Acquire));
             let slot = (cursor % self.blocks) as usize;
             let block = self.thief_block(slot);
             let seen = block.s_pos();
             if seen.tag != tag_of(cursor) {
-                // Acquire (STALE_TAG) before acting on a later tag: moving the cursor on
-                // must carry, through CURSOR_ADVANCE, the ring updates that preceded the
-                // reset which wrote it, or a later thief could load a stale block pointer
-                // for the next slot and skip a live block.
+                // Acquire (STALE_TAG) before acting on a later tag: we then see the ring
+                // updates the owner made before the reset that wrote it, so a reload here,
+                // or a thief that acquires our cursor move, finds a newer block pointer.
                 let tag = block.s_pos_acquire().tag;
                 if is_later(tag, tag_of(cursor)) {
+                    let ahead = u64::from(tag.wrapping_sub(tag_of(cursor)));
+                    if ahead % self.blocks != 0 {
+                        // A position of another slot: `block` left this slot (parked for
+                        // a slow thief) and was reused elsewhere, and our pointer is
+                        // stale. Its tag says nothing of this slot's block for `cursor`,
+                        // which may hold items: reload (now seeing the ring as of that
+                        // reset). Jumping on it skipped that block for good (the model
+                        // `lifo_cursor_ignores_a_block_reused_in_another_slot`).
+                        continue;
+                    }
                     // Incarnation `cursor` is long gone: the owner entered position
                     // `later` in this slot, which needed every position up to
                     // `later - blocks` consumed. Jump past them all at once, so a cursor
-                    // left behind for many laps catches up in one step.
-                    let later = cursor + u64::from(tag.wrapping_sub(tag_of(cursor)));
-                    self.advance_cursor(
-                        cursor,
-                        (later + 1).saturating_sub(self.blocks).max(cursor + 1),
-                    );
+                    // left behind for many laps catches up in one step (`ahead` is a
+                    // positive multiple of `blocks`, so the target lies past `cursor`).
+                    let later = cursor + ahead;
+                    self.advance_cursor(cursor, later + 1 - self.blocks);
                     continue;
                 }
                 return Steal::Empty;
@@ -280,6 +291,8 @@ impl<T> Shared<T> {
                     return Steal::Empty;
                 }
                 // Exhausted (or the FIFO consumer's): move on if the next block exists.
+                // A later tag read through a stale pointer (a block since reused in
+                // another slot) proves that too: the owner enters positions in order.
                 let next = self
                     .thief_block(((cursor + 1) % self.blocks) as usize)
                     .s_pos();

@@ -11,7 +11,7 @@
 //! except the FIFO Figure 9 client, which uses 1: its 12 published pushes give thieves
 //! so many stores to read from that N = 1 already takes 3–5 minutes on one thread (LIFO
 //! Figure 9 with N = 3: ~10 s; `scripts/test-all.sh` runs it beside the other steps).
-//! `LOOM_MAX_PREEMPTIONS` overrides N for all models.
+//! `LOOM_MAX_PREEMPTIONS` overrides N for all models but one, which says why.
 //! `scripts/ordering-audit.sh` reruns the models with one ordering weakened at a time.
 #![cfg(loom)]
 
@@ -439,6 +439,121 @@ fn lifo_share_races_steal() {
         owner.put(1);
         owner.get(2);
         t.join().unwrap();
+        owner.drain_and_check(seen.get());
+    });
+}
+
+/// Spins (yielding, as loom needs) until `flag` is set. SeqCst: the waiter synchronises
+/// with the setter.
+fn wait(flag: &loom::sync::atomic::AtomicBool) {
+    while !flag.load(SeqCst) {
+        thread::yield_now();
+    }
+}
+
+/// A thief's cursor must never pass a live block on the strength of a block pointer it
+/// loaded for a ring slot from before that slot's current block was installed, when that
+/// old block has since been reused in another slot (LIFO, 3 blocks x 1 entry).
+///
+/// The owner fills positions 3, 4, 5 (items 1, 2, 4). Thief A steals item 1 (position 3)
+/// and stalls copying it, so entering position 6 parks that block (B0) and installs a
+/// fresh one in slot 0 (item 8). Thief B steals item 2 (position 4) and stalls too; thief
+/// M moves the cursor to 5 while position 5 is still the owner's. A finishes and steals
+/// item 4 (position 5); entering position 7 then finds B stalled in slot 1's block and
+/// installs the released spare B0 there (item 16). M never synchronised with the owner
+/// after it entered position 6, so the model lets its ring loads for slot 0 still return
+/// B0, whose tag now says 7: M moves the cursor from 5 (exhausted) to 6, loads B0 for
+/// slot 0 again and must not take tag 7 for a later incarnation of slot 0. It did, and
+/// jumped past position 6: the owner then entered position 8 (item 32), M stole item 16
+/// and the owner's drain stopped at the exhausted position 7, so item 8 was lost (and
+/// the queue stayed full for good, slot 0 never consumed).
+///
+/// Preemption bound 0, whatever `LOOM_MAX_PREEMPTIONS` says: the flags order every step
+/// (with preemptions the threads' spinning exceeds loom's branch limit), and the failure
+/// needs no preemption, only loads that return older stores, which loom explores for
+/// every load at any bound. 99 executions, well under a second.
+#[test]
+fn lifo_cursor_ignores_a_block_reused_in_another_slot() {
+    use loom::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let mut builder = loom::model::Builder::new();
+    builder.preemption_bound = Some(0);
+    builder.check(|| {
+        let q = lifo::Worker::<u64>::with_config(Config::new(3, 1).unwrap());
+        let seen = Arc::new(Seen::default());
+        // a_stole / b_stole: A and B hold their reservations; m_moved: M's first steal is
+        // done; a_done: A released B0 and stole item 4; m_done: M's stale steal is done;
+        // entered_6 / _7 / _8: the owner entered that position.
+        let flags: Arc<[AtomicBool; 8]> = Arc::new(Default::default());
+        let [a_stole, b_stole, m_moved, a_done, m_done, entered_6, entered_7, entered_8] =
+            [0, 1, 2, 3, 4, 5, 6, 7];
+        let steal_until = |s: &lifo::Stealer<u64>, mut sink: Box<dyn FnMut(u64) + '_>| loop {
+            if s.steal_batch_with(1, &mut *sink).is_success() {
+                return;
+            }
+            thread::yield_now();
+        };
+        let (s, f, sn) = (q.stealer(), flags.clone(), seen.clone());
+        let a = thread::spawn(move || {
+            steal_until(
+                &s,
+                Box::new(|x| {
+                    sn.add(x);
+                    f[a_stole].store(true, SeqCst);
+                    wait(&f[entered_6]); // still copying while the owner enters 6
+                }),
+            );
+            steal_until(&s, Box::new(|x| sn.add(x)));
+            f[a_done].store(true, SeqCst);
+        });
+        let (s, f, sn) = (q.stealer(), flags.clone(), seen.clone());
+        let b = thread::spawn(move || {
+            wait(&f[a_stole]);
+            steal_until(
+                &s,
+                Box::new(|x| {
+                    sn.add(x);
+                    f[b_stole].store(true, SeqCst);
+                    wait(&f[entered_7]); // still copying while the owner enters 7
+                }),
+            );
+        });
+        let (s, f, sn) = (q.stealer(), flags.clone(), seen.clone());
+        let m = thread::spawn(move || {
+            wait(&f[b_stole]);
+            // Position 4 is exhausted and 5 is the owner's: the cursor moves to 5.
+            let _ = s.steal_batch_with(1, |x| sn.add(x));
+            f[m_moved].store(true, SeqCst);
+            // Relaxed: M learns that the owner entered 7 without synchronising with it.
+            while !f[entered_7].load(Relaxed) {
+                thread::yield_now();
+            }
+            let _ = s.steal_batch_with(1, |x| sn.add(x));
+            f[m_done].store(true, SeqCst);
+            wait(&f[entered_8]);
+            steal_until(&s, Box::new(|x| sn.add(x)));
+        });
+        let mut owner = Owner::new(q);
+        let put = |owner: &mut Owner<lifo::Worker<u64>>| {
+            let bits = owner.pushed;
+            owner.put(1);
+            assert_ne!(owner.pushed, bits, "the scenario's push failed");
+        };
+        for _ in 0..3 {
+            put(&mut owner); // positions 3, 4, 5
+        }
+        wait(&flags[a_stole]);
+        wait(&flags[m_moved]);
+        put(&mut owner); // enters 6: B0 is still being read, so a fresh block
+        flags[entered_6].store(true, SeqCst);
+        wait(&flags[a_done]);
+        put(&mut owner); // enters 7: slot 1's block is being read, B0 is released
+        flags[entered_7].store(true, SeqCst);
+        wait(&flags[m_done]);
+        put(&mut owner); // enters 8
+        flags[entered_8].store(true, SeqCst);
+        a.join().unwrap();
+        b.join().unwrap();
+        m.join().unwrap();
         owner.drain_and_check(seen.get());
     });
 }
