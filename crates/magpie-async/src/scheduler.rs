@@ -10,8 +10,8 @@
 //! wakes a parked worker (the producer side of [`crate::park`]).
 
 use std::future::Future;
-use std::mem::MaybeUninit;
-use std::panic::AssertUnwindSafe;
+use std::mem::{ManuallyDrop, MaybeUninit};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
@@ -93,6 +93,42 @@ impl<F: Future> Future for Padded<F> {
         // SAFETY: structural pinning of `future`: it is never moved out of the wrapper,
         // which stays pinned for as long as the future lives.
         unsafe { self.map_unchecked_mut(|padded| &mut padded.future) }.poll(cx)
+    }
+}
+
+/// A value whose destructor may panic, and whose panic stops in its own `drop`
+/// (reported by the panic hook, going no further, as a panicking waker's in the driver).
+///
+/// async-task drops a task's future inside its `abort_on_panic` when the task is
+/// cancelled (`abort`, runtime shutdown): a future whose destructor panicked aborted the
+/// whole process. Wrapped in this, the future's destructor never unwinds into async-task;
+/// the task ends cancelled as if its destructor had returned.
+pub(crate) struct CatchDrop<T>(ManuallyDrop<T>);
+
+impl<T> CatchDrop<T> {
+    pub(crate) fn new(value: T) -> Self {
+        Self(ManuallyDrop::new(value))
+    }
+}
+
+impl<T> Drop for CatchDrop<T> {
+    fn drop(&mut self) {
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            // SAFETY: `drop` runs once and nothing touches the value afterwards. It is
+            // dropped in place, so a pinned future is dropped where it was pinned (the
+            // drop guarantee of `Pin`).
+            unsafe { ManuallyDrop::drop(&mut self.0) }
+        }));
+    }
+}
+
+impl<F: Future> Future for CatchDrop<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        // SAFETY: structural pinning of the wrapped future: it is never moved out, and it
+        // is dropped in place by `drop`.
+        unsafe { self.map_unchecked_mut(|c| &mut *c.0) }.poll(cx)
     }
 }
 
@@ -207,8 +243,9 @@ impl Shared {
         self.idle.notify_one();
     }
 
-    /// Spawns `future`: wraps it so a panic becomes its output and so it registers at its
-    /// first `Pending` (see [`crate::registry`]), and schedules it once.
+    /// Spawns `future`: wraps it so a panic becomes its output, a panic in its destructor
+    /// goes no further ([`CatchDrop`]) and it registers at its first `Pending` (see
+    /// [`crate::registry`]), and schedules it once.
     pub(crate) fn spawn<F>(self: &Arc<Self>, future: F) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
@@ -218,7 +255,7 @@ impl Shared {
         let registry = self.registry.clone();
         let outside = self.workers();
         let future = async move {
-            let mut inner = std::pin::pin!(AssertUnwindSafe(future).catch_unwind());
+            let mut inner = std::pin::pin!(AssertUnwindSafe(CatchDrop::new(future)).catch_unwind());
             // Owned by the future: unregisters the task when the future is dropped.
             let mut entry: Option<Entry> = None;
             std::future::poll_fn(|cx| {

@@ -1,7 +1,8 @@
 //! What a user can get wrong, or what user code can do to the runtime: block inside a
 //! task, drop the runtime from its own task, keep a socket past the runtime, wake a
-//! panicking waker from the I/O driver. Each ends with a clear panic or error and
-//! never with a hang; a guard thread turns a hang into a failure.
+//! panicking waker from the I/O driver, panic in a task's destructor. Each ends with a
+//! clear panic or error and never with a hang or an abort; a guard thread turns a hang
+//! into a failure, a child process an abort.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -20,6 +21,37 @@ fn within_20s<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
     });
     rx.recv_timeout(Duration::from_secs(20))
         .expect("finished within 20 s (a hang otherwise)")
+}
+
+/// Runs the body of test `test` in a child process (this test binary, filtered to that
+/// one test): a process abort then fails the test instead of killing every test of the
+/// binary. True in the child (run the body there); false in the parent, once the child
+/// succeeded.
+fn in_child_process(test: &str) -> bool {
+    const CHILD: &str = "MAGPIE_ASYNC_TEST_CHILD";
+    if std::env::var(CHILD).as_deref() == Ok(test) {
+        return true;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--test-threads=1"])
+        .env(CHILD, test)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    // The last lines of the child's output (the harness reports failures on stdout).
+    let tail = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
+    };
+    assert!(
+        out.status.success(),
+        "{test} in a child: {}\n{}\n{}",
+        out.status,
+        tail(&out.stdout),
+        tail(&out.stderr)
+    );
+    false
 }
 
 fn runtime(workers: usize) -> Runtime {
@@ -120,5 +152,88 @@ fn a_panicking_waker_woken_by_the_driver_does_not_stop_the_worker() {
         for i in 0..100 {
             assert_eq!(rt.block_on(rt.spawn(async move { i })).unwrap(), i);
         }
+    });
+}
+
+/// Panics when dropped (a future or value with a buggy destructor).
+struct PanicOnDrop;
+
+impl Drop for PanicOnDrop {
+    fn drop(&mut self) {
+        panic!("a destructor that panics");
+    }
+}
+
+/// Counts its drops.
+struct DropCount(Arc<AtomicUsize>);
+
+impl Drop for DropCount {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error() {
+    if !in_child_process(
+        "misuse::aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error",
+    ) {
+        return;
+    }
+    within_20s(|| {
+        let rt = runtime(2);
+        let (polled_tx, polled_rx) = mpsc::channel();
+        let mut task = rt.spawn(async move {
+            let _bomb = PanicOnDrop;
+            polled_tx.send(()).unwrap();
+            std::future::pending::<()>().await;
+        });
+        polled_rx.recv().unwrap();
+        task.abort();
+        // The worker drops the future (whose destructor panics); the handle must still
+        // learn that the task is gone.
+        let error = rt.block_on(task).unwrap_err();
+        assert!(error.is_cancelled(), "{error:?}");
+        // The runtime goes on.
+        assert_eq!(rt.block_on(rt.spawn(async { 4 })).unwrap(), 4);
+    });
+}
+
+#[test]
+fn dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop() {
+    const EACH: usize = 50;
+    if !in_child_process("misuse::dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop")
+    {
+        return;
+    }
+    within_20s(|| {
+        let drops = Arc::new(AtomicUsize::new(0));
+        let rt = runtime(2);
+        let (polled_tx, polled_rx) = mpsc::channel();
+        for _ in 0..EACH {
+            // Parked on a waker nobody calls (reached through the registry).
+            let (count, polled_tx) = (DropCount(drops.clone()), polled_tx.clone());
+            drop(rt.spawn(async move {
+                let _count = count;
+                let _bomb = PanicOnDrop;
+                polled_tx.send(()).unwrap();
+                std::future::pending::<()>().await;
+            }));
+            // Always queued (dropped from a run queue).
+            let count = DropCount(drops.clone());
+            drop(rt.spawn(async move {
+                let _count = count;
+                let _bomb = PanicOnDrop;
+                loop {
+                    magpie_async::yield_now().await;
+                }
+            }));
+        }
+        for _ in 0..EACH {
+            polled_rx.recv().unwrap();
+        }
+        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(rt)));
+        assert!(dropped.is_ok(), "dropping the runtime panicked");
+        assert_eq!(drops.load(Ordering::SeqCst), 2 * EACH);
     });
 }
