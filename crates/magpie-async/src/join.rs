@@ -1,7 +1,7 @@
 //! [`JoinHandle`]: the awaitable result of a spawned task, and [`JoinError`], why a task
 //! produced no value (it panicked, or it was cancelled by `abort` or runtime shutdown).
 
-use crate::scheduler::Shared;
+use crate::scheduler::{CatchDrop, Shared};
 use core::fmt;
 use std::any::Any;
 use std::future::Future;
@@ -9,8 +9,11 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-/// What a task's future resolves to inside the runtime: its value or its panic payload.
-pub(crate) type TaskOutput<T> = Result<T, Box<dyn Any + Send + 'static>>;
+/// What a task's future resolves to inside the runtime: its value or its panic payload,
+/// in a [`CatchDrop`]: async-task drops the output of a task nobody awaits (detached, or
+/// aborted while running) inside its `abort_on_panic`, where a value whose destructor
+/// panics would abort the process.
+pub(crate) type TaskOutput<T> = CatchDrop<Result<T, Box<dyn Any + Send + 'static>>>;
 
 /// Why a task did not produce its value. `Send + Sync` and an [`Error`](std::error::Error),
 /// so `?` turns it into `io::Error::other(..)`, `Box<dyn Error + Send + Sync>` or anyhow's
@@ -176,8 +179,7 @@ impl<T> Future for JoinHandle<T> {
         };
         let out = match polled {
             Poll::Pending => return Poll::Pending,
-            Poll::Ready(Some(Ok(value))) => Ok(value),
-            Poll::Ready(Some(Err(payload))) => Err(JoinError::panic(payload)),
+            Poll::Ready(Some(output)) => output.into_inner().map_err(JoinError::panic),
             Poll::Ready(None) => Err(JoinError::cancelled()),
         };
         self.state = State::Done;

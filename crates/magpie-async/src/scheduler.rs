@@ -100,14 +100,24 @@ impl<F: Future> Future for Padded<F> {
 /// (reported by the panic hook, going no further, as a panicking waker's in the driver).
 ///
 /// async-task drops a task's future inside its `abort_on_panic` when the task is
-/// cancelled (`abort`, runtime shutdown): a future whose destructor panicked aborted the
-/// whole process. Wrapped in this, the future's destructor never unwinds into async-task;
-/// the task ends cancelled as if its destructor had returned.
+/// cancelled (`abort`, runtime shutdown), and the output of a task nobody awaits: a
+/// future or an output whose destructor panicked aborted the whole process. Wrapped in
+/// this, neither destructor unwinds into async-task; the task ends as if it had
+/// returned.
 pub(crate) struct CatchDrop<T>(ManuallyDrop<T>);
 
 impl<T> CatchDrop<T> {
     pub(crate) fn new(value: T) -> Self {
         Self(ManuallyDrop::new(value))
+    }
+
+    /// The value, to be dropped (or kept) by the caller.
+    pub(crate) fn into_inner(self) -> T {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: `this` is never dropped nor used again, so the value is taken once and
+        // not dropped here. A pinned `CatchDrop` is never passed here by value unless it
+        // is `Unpin` (then so is the value).
+        unsafe { ManuallyDrop::take(&mut this.0) }
     }
 }
 
@@ -243,9 +253,9 @@ impl Shared {
         self.idle.notify_one();
     }
 
-    /// Spawns `future`: wraps it so a panic becomes its output, a panic in its destructor
-    /// goes no further ([`CatchDrop`]) and it registers at its first `Pending` (see
-    /// [`crate::registry`]), and schedules it once.
+    /// Spawns `future`: wraps it so a panic becomes its output, a panic in its own or its
+    /// output's destructor goes no further ([`CatchDrop`]) and it registers at its first
+    /// `Pending` (see [`crate::registry`]), and schedules it once.
     pub(crate) fn spawn<F>(self: &Arc<Self>, future: F) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
@@ -258,7 +268,7 @@ impl Shared {
             let mut inner = std::pin::pin!(AssertUnwindSafe(CatchDrop::new(future)).catch_unwind());
             // Owned by the future: unregisters the task when the future is dropped.
             let mut entry: Option<Entry> = None;
-            std::future::poll_fn(|cx| {
+            let output = std::future::poll_fn(|cx| {
                 let poll = inner.as_mut().poll(cx);
                 if poll.is_pending() && entry.is_none() {
                     let hint = crate::context::with_local(|l| l.map_or(outside, |l| l.index()));
@@ -266,7 +276,8 @@ impl Shared {
                 }
                 poll
             })
-            .await
+            .await;
+            CatchDrop::new(output)
         };
         let (runnable, task) = async_task::Builder::new()
             .metadata(shared)

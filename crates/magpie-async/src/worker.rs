@@ -315,8 +315,9 @@ impl<'a> WorkerLoop<'a> {
         self.shared.tasks_run[self.local.index]
             .0
             .fetch_add(1, Ordering::Relaxed);
-        // A task's own panic is caught inside its future (it becomes a JoinError); this
-        // catches the rest (a panicking waker or output drop) so the worker survives.
+        // A task's own panic is caught inside its future (it becomes a JoinError), its
+        // future's and output's destructors' in `CatchDrop`; this catches the rest (a
+        // panicking waker) so the worker survives.
         self.local.in_task.set(true);
         let _ = catch_unwind(AssertUnwindSafe(|| runnable.run()));
         self.local.in_task.set(false);

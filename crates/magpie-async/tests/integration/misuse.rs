@@ -237,3 +237,32 @@ fn dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop() {
         assert_eq!(drops.load(Ordering::SeqCst), 2 * EACH);
     });
 }
+
+#[test]
+fn a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process() {
+    if !in_child_process(
+        "misuse::a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process",
+    ) {
+        return;
+    }
+    within_20s(|| {
+        let rt = runtime(2);
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        let (done_tx, done_rx) = mpsc::channel();
+        // Detached before it finishes: the runtime drops its output.
+        drop(rt.spawn(async move {
+            magpie_async::spawn_blocking(move || go_rx.recv())
+                .await
+                .unwrap()
+                .unwrap();
+            let _ = done_tx.send(());
+            PanicOnDrop
+        }));
+        go_tx.send(()).unwrap();
+        done_rx.recv().unwrap();
+        // The workers go on.
+        for i in 0..100 {
+            assert_eq!(rt.block_on(rt.spawn(async move { i })).unwrap(), i);
+        }
+    });
+}
