@@ -64,14 +64,20 @@ impl Runtime {
 impl Drop for Runtime {
     /// # Panics
     /// On one of the runtime's own workers (dropped inside one of its tasks): a worker
-    /// cannot join itself. The runtime is then left running, as if leaked.
+    /// cannot join itself. The runtime is then left running, as if leaked. If the
+    /// thread is already unwinding (the task that owned the runtime panicked), it is
+    /// left running without a second panic, which would abort the process.
     fn drop(&mut self) {
         let me = std::thread::current().id();
-        assert!(
-            self.threads.iter().all(|t| t.thread().id() != me),
-            "a magpie-async Runtime dropped inside one of its own tasks; drop it from \
-             outside the runtime (a worker cannot wait for itself to stop)"
-        );
+        if self.threads.iter().any(|t| t.thread().id() == me) {
+            if std::thread::panicking() {
+                return;
+            }
+            panic!(
+                "a magpie-async Runtime dropped inside one of its own tasks; drop it from \
+                 outside the runtime (a worker cannot wait for itself to stop)"
+            );
+        }
         let shared = self.handle.shared();
         shared.begin_shutdown();
         for thread in self.threads.drain(..) {

@@ -266,3 +266,23 @@ fn a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process() {
         }
     });
 }
+
+#[test]
+fn a_task_that_panics_while_owning_its_runtime_does_not_abort_the_process() {
+    if !in_child_process(
+        "misuse::a_task_that_panics_while_owning_its_runtime_does_not_abort_the_process",
+    ) {
+        return;
+    }
+    let rt = runtime(2);
+    let handle = rt.handle().clone();
+    let task = handle.spawn(async move {
+        let _rt = rt;
+        panic!("a task that owns its runtime panics");
+    });
+    let error = within_20s(move || futures_lite::future::block_on(task)).unwrap_err();
+    assert!(error.is_panic(), "{error:?}");
+    // The runtime was left running: it still runs tasks.
+    let value = within_20s(move || futures_lite::future::block_on(handle.spawn(async { 3 })));
+    assert_eq!(value.unwrap(), 3);
+}
