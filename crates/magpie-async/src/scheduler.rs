@@ -9,6 +9,7 @@
 //! Any other wake (another thread, async-io's timer thread) goes to the injector and
 //! wakes a parked worker (the producer side of [`crate::park`]).
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -48,12 +49,66 @@ fn schedule(runnable: Runnable, info: ScheduleInfo) {
         _ => {
             let shared = runnable.metadata().clone();
             if shared.is_shutdown() {
-                drop(runnable); // cancels the task
+                cancel(runnable);
             } else {
                 shared.push_remote(runnable);
             }
         }
     })
+}
+
+thread_local! {
+    /// Runnables woken while this thread is cancelling a task in [`cancel`], to be
+    /// cancelled by its loop; `None` when no `cancel` runs on this thread.
+    static CANCELLING: RefCell<Option<Vec<Runnable>>> = const { RefCell::new(None) };
+}
+
+/// Cancels a task woken after shutdown: dropping its runnable drops its future.
+///
+/// Dropping a future can wake another task (a pipeline stage dropping its sender wakes
+/// the next stage's receiver), whose schedule function lands here again. Dropped right
+/// away, a chain of N such tasks dropped itself recursively, N frames deep: dropping
+/// the runtime on a thread with a 2 MiB stack overflowed it with under 10,000 such
+/// tasks (a process abort). So only the outermost call on a thread drops; the
+/// runnables woken meanwhile wait in [`CANCELLING`] and are dropped by its loop, one
+/// after the other.
+fn cancel(runnable: Runnable) {
+    // `try_with`: during the thread's TLS teardown there is no list; the runnable is
+    // then dropped right away, with the closure that was not called.
+    let outermost = CANCELLING.try_with(|list| {
+        let mut list = list.borrow_mut();
+        match list.as_mut() {
+            Some(pending) => {
+                pending.push(runnable);
+                None
+            }
+            None => {
+                *list = Some(Vec::new());
+                Some(runnable)
+            }
+        }
+    });
+    let mut next = match outermost {
+        Ok(Some(runnable)) => runnable,
+        Ok(None) => return, // the outermost `cancel` drops it
+        Err(_) => return,
+    };
+    loop {
+        // Never unwinds: the future's destructor runs in `CatchDrop`.
+        drop(next);
+        let popped = CANCELLING.with(|list| {
+            let mut list = list.borrow_mut();
+            let popped = list.as_mut().and_then(Vec::pop);
+            if popped.is_none() {
+                *list = None;
+            }
+            popped
+        });
+        match popped {
+            Some(runnable) => next = runnable,
+            None => return,
+        }
+    }
 }
 
 /// A task's future followed by [`TASK_PAD`] bytes that nothing writes after the spawn.
@@ -221,8 +276,7 @@ impl Shared {
     /// the LIFO slot. Dropped (cancelled) after shutdown.
     fn schedule_on(&self, local: &Local, runnable: Runnable, info: ScheduleInfo) {
         if self.is_shutdown() {
-            // Dropping the runnable cancels the task and drops its future.
-            drop(runnable);
+            cancel(runnable);
         } else if info.woken_while_running {
             local.push(runnable, self);
         } else {

@@ -8,3 +8,34 @@ mod blocking_time;
 mod misuse;
 mod net;
 mod reliability;
+
+/// Runs the body of test `test` in a child process (this test binary, filtered to that
+/// one test): a process abort then fails the test instead of killing every test of the
+/// binary. True in the child (run the body there); false in the parent, once the child
+/// succeeded.
+pub(crate) fn in_child_process(test: &str) -> bool {
+    const CHILD: &str = "MAGPIE_ASYNC_TEST_CHILD";
+    if std::env::var(CHILD).as_deref() == Ok(test) {
+        return true;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--test-threads=1"])
+        .env(CHILD, test)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    // The last lines of the child's output (the harness reports failures on stdout).
+    let tail = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
+    };
+    assert!(
+        out.status.success(),
+        "{test} in a child: {}\n{}\n{}",
+        out.status,
+        tail(&out.stdout),
+        tail(&out.stderr)
+    );
+    false
+}

@@ -23,37 +23,6 @@ fn within_20s<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
         .expect("finished within 20 s (a hang otherwise)")
 }
 
-/// Runs the body of test `test` in a child process (this test binary, filtered to that
-/// one test): a process abort then fails the test instead of killing every test of the
-/// binary. True in the child (run the body there); false in the parent, once the child
-/// succeeded.
-fn in_child_process(test: &str) -> bool {
-    const CHILD: &str = "MAGPIE_ASYNC_TEST_CHILD";
-    if std::env::var(CHILD).as_deref() == Ok(test) {
-        return true;
-    }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--test-threads=1"])
-        .env(CHILD, test)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
-    // The last lines of the child's output (the harness reports failures on stdout).
-    let tail = |bytes: &[u8]| {
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(30)..].join("\n")
-    };
-    assert!(
-        out.status.success(),
-        "{test} in a child: {}\n{}\n{}",
-        out.status,
-        tail(&out.stdout),
-        tail(&out.stderr)
-    );
-    false
-}
-
 fn runtime(workers: usize) -> Runtime {
     Builder::new().worker_threads(workers).build().unwrap()
 }
@@ -175,7 +144,7 @@ impl Drop for DropCount {
 
 #[test]
 fn aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error() {
-    if !in_child_process(
+    if !crate::in_child_process(
         "misuse::aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error",
     ) {
         return;
@@ -202,8 +171,9 @@ fn aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error() {
 #[test]
 fn dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop() {
     const EACH: usize = 50;
-    if !in_child_process("misuse::dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop")
-    {
+    if !crate::in_child_process(
+        "misuse::dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop",
+    ) {
         return;
     }
     within_20s(|| {
@@ -240,7 +210,7 @@ fn dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop() {
 
 #[test]
 fn a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process() {
-    if !in_child_process(
+    if !crate::in_child_process(
         "misuse::a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process",
     ) {
         return;
@@ -269,7 +239,7 @@ fn a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process() {
 
 #[test]
 fn a_task_that_panics_while_owning_its_runtime_does_not_abort_the_process() {
-    if !in_child_process(
+    if !crate::in_child_process(
         "misuse::a_task_that_panics_while_owning_its_runtime_does_not_abort_the_process",
     ) {
         return;

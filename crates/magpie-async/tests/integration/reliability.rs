@@ -348,3 +348,58 @@ fn timers_fire_and_tasks_sleep_concurrently() {
     // Fired, not before their deadline (no upper bound asserted: timing is not tested).
     assert!(start.elapsed() >= Duration::from_millis(20));
 }
+
+/// Wakes the waker in its slot when dropped (a channel's sender closing its channel).
+struct WakeOnDrop(Arc<Mutex<Option<Waker>>>);
+impl Drop for WakeOnDrop {
+    fn drop(&mut self) {
+        if let Some(waker) = self.0.lock().unwrap().take() {
+            waker.wake();
+        }
+    }
+}
+
+#[test]
+fn dropping_the_runtime_drops_a_long_chain_of_tasks_that_wake_each_other() {
+    const TASKS: usize = 100_000;
+    // A stack overflow aborts the process.
+    if !crate::in_child_process(
+        "reliability::dropping_the_runtime_drops_a_long_chain_of_tasks_that_wake_each_other",
+    ) {
+        return;
+    }
+    let drops = Arc::new(AtomicUsize::new(0));
+    let rt = runtime();
+    let slots: Vec<Arc<Mutex<Option<Waker>>>> = (0..TASKS).map(|_| Arc::default()).collect();
+    let (polled_tx, polled_rx) = std::sync::mpsc::channel();
+    for i in 0..TASKS {
+        // Task i waits on slot i and, when dropped, wakes task i + 1 (as a pipeline stage
+        // dropping its sender wakes the next stage's receiver).
+        let next = slots.get(i + 1).cloned().map(WakeOnDrop);
+        let (mine, guard, polled_tx) = (
+            slots[i].clone(),
+            DropGuard(drops.clone()),
+            polled_tx.clone(),
+        );
+        drop(rt.spawn(async move {
+            let _guard = guard;
+            let _next = next;
+            let mut sent = false;
+            futures_lite::future::poll_fn(|cx| {
+                *mine.lock().unwrap() = Some(cx.waker().clone());
+                if !std::mem::replace(&mut sent, true) {
+                    polled_tx.send(()).unwrap();
+                }
+                Poll::<()>::Pending
+            })
+            .await;
+        }));
+    }
+    for _ in 0..TASKS {
+        polled_rx.recv().unwrap();
+    }
+    drop(slots);
+    // On a thread with the default (2 MiB) stack, as a test's or a server's own thread.
+    std::thread::spawn(move || drop(rt)).join().unwrap();
+    assert_eq!(drops.load(Ordering::SeqCst), TASKS);
+}
