@@ -1,10 +1,9 @@
 //! [`spawn_blocking`]: run blocking code (file I/O, a long computation, a synchronous
 //! library) without stalling a worker. The closure runs on the `blocking` crate's
 //! thread pool (smol's: threads are started on demand, at most 500 or
-//! `BLOCKING_MAX_THREADS`, and retire after a second idle); the runtime gets a small
-//! task that awaits it, so the result comes
-//! back through an ordinary [`JoinHandle`], a panic in the closure as
-//! [`JoinError`](crate::JoinError).
+//! `BLOCKING_MAX_THREADS`, and retire after a second idle), handed to it by a small
+//! task of the runtime that awaits it, so the result comes back through an ordinary
+//! [`JoinHandle`], a panic in the closure as [`JoinError`](crate::JoinError).
 
 use crate::handle::Handle;
 use crate::join::JoinHandle;
@@ -20,8 +19,11 @@ impl Handle {
         T: Send + 'static,
     {
         // `unblock` resumes the closure's panic in the awaiting task, where the
-        // runtime's task wrapper catches it as that task's panic.
-        self.spawn(blocking::unblock(f))
+        // runtime's task wrapper catches it as that task's panic. Called inside the
+        // task, at its first poll: `unblock` hands the closure to the pool at once, and
+        // called here it did so even for a task cancelled at birth (spawned after
+        // shutdown), whose closure then raced its cancellation and often ran.
+        self.spawn(async move { blocking::unblock(f).await })
     }
 }
 

@@ -112,3 +112,25 @@ fn timeout_gives_the_output_or_elapsed_and_drops_the_future() {
         "the timed-out future was dropped"
     );
 }
+
+/// `Handle` promises that what is spawned after the runtime was dropped is cancelled at
+/// once: for `spawn_blocking`, its closure must not run.
+#[test]
+fn spawn_blocking_after_the_runtime_is_gone_does_not_run_the_closure() {
+    let rt = runtime(2);
+    let handle = rt.handle().clone();
+    drop(rt);
+    let ran = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for _ in 0..200 {
+        let ran = ran.clone();
+        let task = handle.spawn_blocking(move || {
+            ran.fetch_add(1, Ordering::SeqCst);
+        });
+        assert!(futures_lite::future::block_on(task)
+            .unwrap_err()
+            .is_cancelled());
+    }
+    // A closure handed to the pool would have run by now.
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(ran.load(Ordering::SeqCst), 0, "closures ran after shutdown");
+}
