@@ -141,7 +141,10 @@ fn pools_come_and_go() {
 /// Thousands of workers on a few cores: the pool starts, computes and stops in seconds.
 /// Each idle look at all the others made this quadratic in the workers: 4,096 workers
 /// did not finish in 100 s on 2 cores; about 5 s now. The limit is a hang detector.
+/// Optimised builds only (the CI profile): unoptimised, and under ThreadSanitizer, the
+/// workers' idle searches alone take minutes.
 #[test]
+#[cfg_attr(debug_assertions, ignore = "4,096 threads unoptimised take minutes")]
 fn a_pool_of_thousands_of_workers_starts_and_stops() {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
