@@ -504,8 +504,11 @@ where
             self.requests.pop_front();
             served = true;
         }
-        // Given up after its thief was answered: this rank searches it itself.
-        self.link.deliver(given);
+        // Given up after its thief was answered: this rank searches it itself, unless
+        // the decision search stopped (discarded like the rest of its waiting work).
+        if !self.stopped {
+            self.link.deliver(given);
+        }
         self.link.want(!self.requests.is_empty());
         served
     }
