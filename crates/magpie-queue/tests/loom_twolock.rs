@@ -7,8 +7,8 @@
 //! crosses node boundaries, and the node cache holds at most 1 node so reuse happens.
 //! Consumers make a fixed number of `try_pop` attempts (no spinning) and the main thread
 //! drains the rest after joining, so each model is finite. Bounds: two-thread models are
-//! exhaustive; the three-thread models (`two_producers_two_consumers`: 2 producers + 1
-//! consumer thread + the main thread as a second consumer: `preemption_bound = 3`,
+//! exhaustive; the bigger models (`two_producers_two_consumers`, four threads: 2 producers,
+//! 1 consumer thread and the main thread as a second consumer: `preemption_bound = 3`,
 //! ~105k iterations, ~15 s) and `close_wakes_every_waiter` (`preemption_bound = 2`;
 //! exhaustive is ~1.5M iterations). The whole file runs in well under a minute after
 //! compiling. `--nocapture --test-threads 1` prints each model's iteration count.

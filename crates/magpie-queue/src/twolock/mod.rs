@@ -76,8 +76,8 @@
 //! per item instead of two. It is not the default: it adds 8 bytes per slot (a
 //! pre-filled drain with `pop_batch` reads twice the memory), and
 //! [`len`](TwoLockQueue::len) then reads the producers' own index, which shares a line
-//! with the tail lock, while the thread pool's idle workers poll `len` and `is_empty`.
-//! In `magpie bench twolock` (row `slot-stamps`) it was not faster than `DEFAULT` on this
+//! with the tail node pointer the producers write, while the thread pool's idle workers
+//! poll `len` and `is_empty`. In `magpie bench twolock` (row `slot-stamps`) it was not faster than `DEFAULT` on this
 //! 2-core machine (`BENCHMARKS.md`); it is there for machines where cross-core line
 //! transfers cost more.
 //!
@@ -232,8 +232,8 @@ impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> Default
 }
 
 impl<T, L: PopLock, const NODE_BYTES: usize, P: PopLock> TwoLockQueue<T, L, NODE_BYTES, P> {
-    /// Item slots per node: `max(1, NODE_BYTES / size_of::<T>())` (`NODE_BYTES` for
-    /// zero-sized `T`). `NODE_BYTES` counts item bytes only; each node also has an 8-byte
+    /// Item slots per node: `max(1, NODE_BYTES / size_of::<T>())` (`max(1, NODE_BYTES)`
+    /// for zero-sized `T`). `NODE_BYTES` counts item bytes only; each node also has an 8-byte
     /// `next` link. With 8-byte items, 64 / 128 / 1024 bytes give 8 / 16 / 128 slots.
     pub const SLOTS_PER_NODE: usize = {
         let n = match NODE_BYTES.checked_div(core::mem::size_of::<T>()) {
