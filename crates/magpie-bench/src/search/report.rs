@@ -152,7 +152,7 @@ fn overhead_table(
     let chart = BarChart {
         title: format!(
             "Sequential skeleton vs hand-written, median of {}",
-            params.reps
+            params.overhead_reps()
         ),
         y_label: "hand-written time / skeleton time (1 = no overhead; bars = extremes)".into(),
         x_label: "workload".into(),
@@ -323,4 +323,59 @@ fn run_rows<'s>(params: &Params, experiments: [&'s [Sample]; 3]) -> Vec<RunRow<'
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::workload::Workload;
+
+    fn sample(variant: &str, rep: usize, seconds: f64) -> Sample {
+        Sample {
+            experiment: "overhead",
+            workload: 0,
+            variant: variant.into(),
+            threads: 0,
+            policy: String::new(),
+            rep,
+            seconds,
+            nodes: 0,
+            tasks: 0,
+            stolen_percent: 0.0,
+        }
+    }
+
+    /// The overhead experiment runs `overhead_reps()` (3 × reps) pairs; its chart must
+    /// say so, as its table header does.
+    #[test]
+    fn overhead_chart_names_the_overhead_repetitions() {
+        let params = Params {
+            quick: true,
+            reps: 2,
+            data: std::path::PathBuf::new(),
+            overhead: vec![Workload::Semigroups { genus: 3 }],
+            speedup: Vec::new(),
+            coordinations: Vec::new(),
+            policy_coordinations: Vec::new(),
+            policies: Vec::new(),
+        };
+        let samples: Vec<Sample> = (0..params.overhead_reps())
+            .flat_map(|rep| {
+                [
+                    sample("hand-written", rep, 1.0),
+                    sample("sequential", rep, 1.0),
+                ]
+            })
+            .collect();
+        let mut targets = Vec::new();
+        let (_, chart) = overhead_table(&params, &samples, &mut targets);
+        assert_eq!(targets.len(), 1);
+        assert!(
+            chart
+                .title
+                .ends_with(&format!("median of {}", params.overhead_reps())),
+            "{}",
+            chart.title
+        );
+    }
 }
