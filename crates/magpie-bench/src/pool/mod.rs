@@ -112,6 +112,14 @@ impl Params {
         )?);
         w.push(spawn::workload(Pattern::Chain, self.chain_tasks, &SPAWN)?);
         if let Some(only) = &self.only {
+            if let Some(f) = only
+                .iter()
+                .find(|f| w.iter().all(|wl| wl.info.family != *f))
+            {
+                return Err(BenchError::Invalid(format!(
+                    "MAGPIE_POOL_ONLY: no workload family {f:?}"
+                )));
+            }
             w.retain(|wl| only.iter().any(|f| f == wl.info.family));
         }
         Ok(w)
@@ -228,6 +236,29 @@ mod tests {
         assert_eq!(f.reps, 2);
         assert!(environment_note(&q).contains("QUICK MODE"));
         assert!(!environment_note(&f).contains("QUICK MODE"));
+    }
+
+    /// A family name in `MAGPIE_POOL_ONLY` that matches no workload (a typo) is an
+    /// error, not a run that silently measures less than was asked for.
+    #[test]
+    fn unknown_only_family_is_rejected() {
+        let tiny = |only: &[&str]| Params {
+            fib_n: 5,
+            sort_len: 100,
+            sort_cutoff: 10,
+            queens: vec![4],
+            long_steps: 10,
+            tree_log2: vec![3],
+            spawn_tasks: 10,
+            chain_tasks: 10,
+            only: Some(only.iter().map(|f| f.to_string()).collect()),
+            ..Params::new(true, None)
+        };
+        let w = tiny(&["fib", "chain-spawn"]).workloads().unwrap();
+        let families: Vec<&str> = w.iter().map(|w| w.info.family).collect();
+        assert_eq!(families, ["fib", "chain-spawn"]);
+        let err = tiny(&["fib", "chain_spawn"]).workloads().err().unwrap();
+        assert!(err.to_string().contains("chain_spawn"), "{err}");
     }
 
     #[test]
