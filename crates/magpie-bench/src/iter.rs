@@ -295,7 +295,8 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
     out.finish("iter_report.txt")
 }
 
-/// Speedup over the sequential iterator, per repetition (median, min..max).
+/// Speedup over the sequential iterator: the table's "x seq" (sequential median / median),
+/// with the range from this runtime's min..max.
 fn chart(times: &[Vec<f64>], reps: usize) -> BarChart {
     let n = RUNTIMES.len();
     BarChart {
@@ -310,10 +311,12 @@ fn chart(times: &[Vec<f64>], reps: usize) -> BarChart {
                 BarSeries::new(
                     *name,
                     (0..WORKLOADS.len()).map(|w| {
-                        let seq = &times[w * n + 2];
-                        let mine = &times[w * n + r];
-                        let speedups: Vec<f64> = seq.iter().zip(mine).map(|(s, m)| s / m).collect();
-                        Summary::of(&speedups).map(Bar::from)
+                        let seq = Summary::of(&times[w * n + 2])?;
+                        let mine = Summary::of(&times[w * n + r])?;
+                        Some(Bar {
+                            value: seq.median / mine.median,
+                            range: Some((seq.median / mine.max, seq.median / mine.min)),
+                        })
                     }),
                 )
             })
@@ -354,4 +357,29 @@ fn report(rows: &[SummaryRow], targets: &[TargetCheck], reps: usize, quick: bool
         );
     }
     text + &crate::table::targets(targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chart's bars are the table's "x seq" (sequential median / median), not a
+    /// median of per-repetition ratios, which can order the runtimes differently.
+    #[test]
+    fn chart_bars_are_the_ratio_of_medians() {
+        let n = RUNTIMES.len();
+        let mut times = vec![vec![1.0, 1.0, 1.0]; WORKLOADS.len() * n];
+        // magpie, rayon, sequential of workload 0: per-repetition ratios 1/3, 2, 1.5
+        // (median 1.5) against medians 2 / 2 = 1.
+        times[0] = vec![3.0, 1.0, 2.0];
+        times[1] = vec![2.0, 2.0, 2.0];
+        times[2] = vec![1.0, 2.0, 3.0];
+        let c = chart(&times, 3);
+        let magpie = c.series[0].bars[0].unwrap();
+        let rayon = c.series[1].bars[0].unwrap();
+        assert_eq!(magpie.value, 1.0);
+        assert_eq!(magpie.range, Some((2.0 / 3.0, 2.0)));
+        assert_eq!(rayon.value, 1.0);
+        assert_eq!(c.series[0].bars[1].unwrap().value, 1.0);
+    }
 }
