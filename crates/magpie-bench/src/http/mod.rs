@@ -108,6 +108,34 @@ struct SummaryRow {
     x_tokio_rps: f64,
 }
 
+/// The targets at 1,000 connections, from magpie's and tokio's rows there. A row with
+/// socket errors or non-2xx responses has no valid figures: its targets are not met.
+fn targets(m: &SummaryRow, t: &SummaryRow) -> Vec<TargetCheck> {
+    let clean = m.errors == 0 && t.errors == 0;
+    let check = |name: &str, measured: f64, threshold: f64| TargetCheck {
+        name: format!("1000 conns: {name}"),
+        measured: clean.then_some(measured),
+        threshold,
+    };
+    vec![
+        check(
+            "magpie req/s / tokio req/s",
+            m.median_rps / t.median_rps,
+            1.10,
+        ),
+        check(
+            "tokio p99 / magpie p99 (no worse)",
+            t.p99_ms / m.p99_ms,
+            1.0,
+        ),
+        check(
+            "tokio CPU/request / magpie CPU/request",
+            t.cpu_s_per_10k / m.cpu_s_per_10k,
+            1.0,
+        ),
+    ]
+}
+
 /// Runs the benchmark; without `wrk` it prints a loud SKIPPED line and returns no files.
 pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
     if !wrk::available() {
@@ -173,24 +201,7 @@ pub fn run(options: &RunOptions) -> Result<Outcome, BenchError> {
         }
     }
     let last = CONNECTIONS.len() - 1;
-    let (m, t) = (&rows[index(last, 0)], &rows[index(last, tokio)]);
-    let targets = vec![
-        TargetCheck {
-            name: "1000 conns: magpie req/s / tokio req/s".into(),
-            measured: Some(m.median_rps / t.median_rps),
-            threshold: 1.10,
-        },
-        TargetCheck {
-            name: "1000 conns: tokio p99 / magpie p99 (no worse)".into(),
-            measured: Some(t.p99_ms / m.p99_ms),
-            threshold: 1.0,
-        },
-        TargetCheck {
-            name: "1000 conns: tokio CPU/request / magpie CPU/request".into(),
-            measured: Some(t.cpu_s_per_10k / m.cpu_s_per_10k),
-            threshold: 1.0,
-        },
-    ];
+    let targets = targets(&rows[index(last, 0)], &rows[index(last, tokio)]);
     let all_runs: Vec<RunRow> = runs.into_iter().flatten().collect();
     out.rows("http_runs.csv", &all_runs)?;
     out.rows("http_summary.csv", &rows)?;
@@ -264,4 +275,43 @@ fn report(
         );
     }
     text + &crate::table::targets(targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(runtime: &'static str, rps: f64, errors: u64) -> SummaryRow {
+        SummaryRow {
+            runtime,
+            connections: 1000,
+            median_rps: rps,
+            min_rps: rps,
+            max_rps: rps,
+            spread_pct: 0.0,
+            p50_ms: 1.0,
+            p99_ms: 2.0,
+            cpu_s_per_10k: 0.05,
+            errors,
+            x_tokio_rps: 1.0,
+        }
+    }
+
+    #[test]
+    fn targets_need_runs_without_errors() {
+        let passed = |m, t| -> Vec<bool> { targets(&m, &t).iter().map(|c| c.passed()).collect() };
+        assert_eq!(
+            passed(row("magpie", 1200.0, 0), row("tokio", 1000.0, 0)),
+            [true, true, true]
+        );
+        // Failed requests (wrk counts errors and non-2xx answers) are not throughput.
+        assert_eq!(
+            passed(row("magpie", 1200.0, 5), row("tokio", 1000.0, 0)),
+            [false, false, false]
+        );
+        assert_eq!(
+            passed(row("magpie", 1200.0, 0), row("tokio", 1000.0, 5)),
+            [false, false, false]
+        );
+    }
 }
