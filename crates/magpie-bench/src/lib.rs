@@ -1,7 +1,9 @@
 //! magpie-bench: the benchmark harness behind `magpie bench ...`.
 //!
 //! Every speed claim is a ratio of medians measured in one run against a peer or a
-//! sequential bound, with repetitions and spread. Shared pieces: [`stats`], [`output`],
+//! sequential bound, with repetitions and spread; the one exception is [`nodepolicy`],
+//! which reproduces the YewPar thesis's evaluation and so its formula (eq. 4.1, a ratio
+//! of means). Shared pieces: [`stats`], [`output`],
 //! [`table`], [`svg`], [`order`], [`progress`], [`affinity`]; the experiments are listed in
 //! [`registry`] (plus [`dist`] and [`nodepolicy`], which run the MPI build under `mpirun`).
 
@@ -112,7 +114,8 @@ pub struct Outcome {
 pub struct TargetCheck {
     /// What is claimed.
     pub name: String,
-    /// Measured ratio of medians (`None` when it could not be computed).
+    /// Measured ratio of medians (of means in [`nodepolicy`]); `None` when it could not be
+    /// computed or the runs behind it are not valid (then the target is not met).
     pub measured: Option<f64>,
     /// The threshold the ratio must reach.
     pub threshold: f64,
