@@ -52,12 +52,18 @@ pub fn args(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
 }
 
-/// The number at `path` in `record` (0 if absent).
-pub fn number(record: &Value, path: &[&str]) -> f64 {
+/// The number at `path` in `record`; an error if it is absent (a record of another
+/// version of `magpie`, whose zeros would pass for measurements).
+pub fn number(record: &Value, path: &[&str]) -> Result<f64, BenchError> {
     path.iter()
         .fold(record, |v, key| &v[*key])
         .as_f64()
-        .unwrap_or(0.0)
+        .ok_or_else(|| {
+            BenchError::Worker(format!(
+                "no number at {} in the JSON record",
+                path.join(".")
+            ))
+        })
 }
 
 /// The part of a search's answer that every run must agree on: a clique's size (its
@@ -78,4 +84,20 @@ pub fn check_binary(magpie: &Path) -> Result<(), BenchError> {
         "{} not found: build it with cargo build --release -p magpie-cli --features mpi",
         magpie.display()
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_number_is_an_error_not_zero() {
+        let record: Value = serde_json::json!({"stats": {"seconds": 1.5}});
+        assert_eq!(number(&record, &["stats", "seconds"]).unwrap(), 1.5);
+        let missing = number(&record, &["stats", "nodes_expanded"]).unwrap_err();
+        assert!(
+            missing.to_string().contains("stats.nodes_expanded"),
+            "{missing}"
+        );
+    }
 }

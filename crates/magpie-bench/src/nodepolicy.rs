@@ -151,11 +151,11 @@ fn measure_cell(
                 scenario,
                 policy: POLICIES[p],
                 rep,
-                seconds: mpirun::number(&record, &["stats", "seconds"]),
-                nodes: mpirun::number(&record, &["stats", "nodes_expanded"]) as u64,
-                steals: mpirun::number(total, &["steals_succeeded"]) as u64,
-                refused: mpirun::number(total, &["steals_refused"]) as u64,
-                messages: mpirun::number(total, &["messages_sent"]) as u64,
+                seconds: mpirun::number(&record, &["stats", "seconds"])?,
+                nodes: mpirun::number(&record, &["stats", "nodes_expanded"])? as u64,
+                steals: mpirun::number(total, &["steals_succeeded"])? as u64,
+                refused: mpirun::number(total, &["steals_refused"])? as u64,
+                messages: mpirun::number(total, &["messages_sent"])? as u64,
             };
             eprintln!(
                 "  {app}, {ranks} ranks, {scenario}, {}, run {rep}: {:.3}s",
