@@ -102,10 +102,11 @@ fn environment_note(p: &Params, policies: &[&str]) -> String {
         policies.join(", "),
         p.cores
     );
-    if p.quick {
+    if p.quick && WORKERS.iter().any(|&n| n > p.cores) {
         s.push_str(
-            "quick mode: N = 8 runs only the random policy and magpie's best policies at N = 2 \
-             (k = 100 %); the full mode runs every policy at every N\n",
+            "quick mode: an N above the cores runs only the random policy and \
+             magpie's best policies at N = 2 (k = 100 %); the full mode runs every policy at \
+             every N\n",
         );
     }
     s
