@@ -59,7 +59,7 @@ pub(crate) struct WorkerThread {
     /// Job slots freed here for other workers' caches.
     outbox: Outbox,
     /// The last lone job seen at a victim: (victim, its shares counter — FIFO: tasks-run
-    /// counter — then, when first seen); see `lone_job_waits`.
+    /// counter — then, when first seen); see `lone_job_target`.
     lone_seen: Cell<(usize, u64, Instant)>,
     /// Joins on this thread's stack whose second half went through the queue and is not
     /// back yet (FIFO pools bound their stack with it: see `may_inline_join`).

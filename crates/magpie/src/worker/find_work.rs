@@ -15,7 +15,7 @@ use crate::stats::bump;
 use crate::Rng;
 
 /// How long a victim's only stealable job must stay the same job before a thief takes
-/// it (see `lone_job_waits`): dozens of tiny tasks, and little next to a task worth
+/// it (see `lone_job_target`): dozens of tiny tasks, and little next to a task worth
 /// stealing (a `join` half that is still running).
 const LONE_PATIENCE: Duration = Duration::from_micros(2);
 /// Largest batch a worker takes from the injector at once.
@@ -57,7 +57,7 @@ impl WorkerThread {
             let look = self.wants_latency.then(Instant::now);
             let stealable = registry.threads[victim].stealer.stealable_len();
             if stealable == 0 {
-                // Nothing to take: no attempt (see `lone_job_waits`), but the policy
+                // Nothing to take: no attempt (see `lone_job_target`), but the policy
                 // hears the Empty an attempt would have found, timed by the look, or
                 // `last` keeps choosing a victim that ran dry and `performance` never
                 // refreshes an emptied target early.
@@ -65,12 +65,12 @@ impl WorkerThread {
                 thief.record(victim, StealOutcome::Empty, latency);
                 continue;
             }
-            if self.lone_job_waits(victim, stealable) {
+            let Some(victim) = self.lone_job_target(victim, stealable) else {
                 // No attempt was made and the victim has a job: nothing to record (a
                 // zero latency or an Empty would skew latency- and outcome-driven
                 // policies).
                 continue;
-            }
+            };
             let start = self.wants_latency.then(Instant::now);
             // SAFETY: only this thread touches its batch buffer, never re-entrantly
             // (`keep_batch` drains it before anything else can run).
@@ -96,8 +96,9 @@ impl WorkerThread {
         None
     }
 
-    /// Whether to skip `victim`, which shows `stealable` jobs, for now: it shows nothing
-    /// to steal, or only one job that its owner is about to pop back itself.
+    /// Which victim to attempt after a look at `victim` found `stealable` jobs: none if
+    /// it shows nothing to steal, or only one job that its owner is about to pop back
+    /// itself.
     ///
     /// A chain of spawns (each task spawns the next) shares every new task (the pusher
     /// is alone), so the victim's queue flickers between zero and one stealable job
@@ -123,28 +124,58 @@ impl WorkerThread {
     /// without a grant and keep the tasks-run counter. A look that found nothing is
     /// reported to the victim policy as `Empty` (by `steal`); a lone job waited for is
     /// not reported.
-    fn lone_job_waits(&self, victim: usize, stealable: usize) -> bool {
-        let t = &self.registry.threads[victim];
+    ///
+    /// The thief remembers one lone job at a time, and a lone job at another victim
+    /// does not replace it before it is resolved: once the remembered one has waited
+    /// [`LONE_PATIENCE`], the next lone-job look re-checks it and steals it if it is
+    /// still the same job (so the victim returned may differ from the one chosen), else
+    /// remembers the new one. Replacing it at every look, as before, let a policy that
+    /// alternates between two victims with lone jobs (`seq`, visiting every worker in
+    /// turn) take neither for ever: two workers blocked on the jobs they had pushed
+    /// were never helped, and `work_visible` kept their thieves from even sleeping.
+    ///
+    /// Returns the victim to attempt, or `None` to skip this look.
+    fn lone_job_target(&self, victim: usize, stealable: usize) -> Option<usize> {
         match stealable {
             // Nothing to take now. Attempting anyway would take whatever the victim
             // shares in the meantime — in a chain, its next task a moment after the
             // push — without the check below: most of the ping-pong steals.
-            0 => return true,
+            0 => return None,
             1 => {}
-            _ => return false,
+            _ => return Some(victim),
         }
-        let mark = match self.local {
+        let now = Instant::now();
+        let (seen, seen_mark, since) = self.lone_seen.get();
+        let mark = self.lone_mark(victim);
+        if seen == victim {
+            if mark != seen_mark {
+                self.lone_seen.set((victim, mark, now));
+                return None;
+            }
+            return (now.duration_since(since) >= LONE_PATIENCE).then_some(victim);
+        }
+        if seen != usize::MAX {
+            if now.duration_since(since) < LONE_PATIENCE {
+                return None; // the remembered lone job is not due yet
+            }
+            let still_lone = self.registry.threads[seen].stealer.stealable_len() == 1;
+            if still_lone && self.lone_mark(seen) == seen_mark {
+                return Some(seen);
+            }
+        }
+        self.lone_seen.set((victim, mark, now));
+        None
+    }
+
+    /// The counter that moves when `victim`'s lone job may have changed (see
+    /// `lone_job_target`): LIFO its shares, FIFO its tasks run.
+    fn lone_mark(&self, victim: usize) -> u64 {
+        let t = &self.registry.threads[victim];
+        match self.local {
             LocalQueue::Lifo(_) => &t.counters.shares,
             LocalQueue::Fifo(_) => &t.counters.tasks,
         }
-        .load(std::sync::atomic::Ordering::Relaxed);
-        let now = Instant::now();
-        let (v, m, since) = self.lone_seen.get();
-        if (v, m) != (victim, mark) {
-            self.lone_seen.set((victim, mark, now));
-            return true;
-        }
-        now.duration_since(since) < LONE_PATIENCE
+        .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// A fair share of the injector: at most its length divided by the workers, so two

@@ -457,3 +457,72 @@ fn install_into_another_pool_and_back() {
         "an install back into the first pool hung"
     );
 }
+
+/// Two workers each wait, in their own code, for the lone job they pushed (offering it
+/// with `share_queued_jobs`, as documented); the pool's two other workers are idle and
+/// must steal both, whatever the victim policy. Before: a thief remembered one lone job
+/// at a time (`lone_job_waits`), and a look at the other blocked worker's lone job
+/// reset the memory; `seq`, which alternates between the two, never took either and
+/// spun for ever (`work_visible` kept it from sleeping, too). A hang detector (each
+/// waiting worker gives up after 10 s), not a timing. LIFO only: the same rule serves
+/// FIFO pools, but there the four tasks of this scenario do not all get a worker.
+#[test]
+fn lone_jobs_of_two_blocked_workers_are_stolen_under_every_policy() {
+    fn spin_until(what: &str, cond: impl Fn() -> bool) -> bool {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !cond() {
+            if std::time::Instant::now() > deadline {
+                eprintln!("timed out waiting for {what}");
+                return false;
+            }
+            magpie::share_queued_jobs();
+            std::thread::yield_now();
+        }
+        true
+    }
+    for name in magpie::policy::NAMES {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(4)
+            .victim_policy_boxed(magpie::policy::by_name(name).unwrap())
+            .build()
+            .unwrap();
+        let (started, pushed, stolen) = (
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+        );
+        let (started, pushed, stolen) = (&started, &pushed, &stolen);
+        pool.scope(|s| {
+            for i in 0..4 {
+                s.spawn(move |_| {
+                    // All four tasks run at once, one per worker.
+                    started.fetch_add(1, Ordering::SeqCst);
+                    if !spin_until("four workers", || started.load(Ordering::SeqCst) == 4) {
+                        return;
+                    }
+                    if i < 2 {
+                        // Blocks until a thief has run its lone job.
+                        let ran = AtomicBool::new(false);
+                        magpie::join(
+                            || {
+                                pushed.fetch_add(1, Ordering::SeqCst);
+                                if spin_until("a thief", || ran.load(Ordering::SeqCst)) {
+                                    stolen.fetch_add(1, Ordering::SeqCst);
+                                }
+                            },
+                            || ran.store(true, Ordering::SeqCst),
+                        );
+                    } else {
+                        // Goes idle once both lone jobs are there.
+                        spin_until("two lone jobs", || pushed.load(Ordering::SeqCst) == 2);
+                    }
+                });
+            }
+        });
+        assert_eq!(
+            stolen.load(Ordering::SeqCst),
+            2,
+            "{name}: a blocked worker's lone job was never stolen"
+        );
+    }
+}
