@@ -245,9 +245,21 @@ impl WorkerThread {
 
     /// Other workers are idle: make the private top block stealable, or (FIFO, which
     /// has no private block to grant) hand the oldest block to the injector.
+    ///
+    /// A FIFO owner's front block, the one it pops from, is its own (taken over from
+    /// thieves when it popped there): the jobs left in it are out of the thieves' reach
+    /// although the queue is not empty. So for FIFO "thieves already have something"
+    /// means they can see a job (`stealable_len`), not that the queue holds one. (Before,
+    /// it meant `!is_empty`, always true after a push: no FIFO share ever happened, and
+    /// a worker that popped one of the tasks it had spawned ran all the others itself
+    /// while the other workers slept; tasks that wait for each other hung.)
     #[cold]
     fn share(&self) {
-        if self.local.granted_hint() {
+        let thieves_have_some = match self.local {
+            LocalQueue::Lifo(_) => self.local.granted_hint(),
+            LocalQueue::Fifo(_) => self.registry.threads[self.index].stealer.stealable_len() > 0,
+        };
+        if thieves_have_some {
             return; // thieves already have something of ours to take
         }
         if self.local.share() {

@@ -31,10 +31,18 @@ const MAX_STEAL_LOOKS: usize = 64;
 impl WorkerThread {
     /// Own queue first, then the victims, then the injector.
     pub(super) fn find_work(&self) -> Option<JobRef> {
-        self.local
-            .pop()
-            .or_else(|| self.steal())
-            .or_else(|| self.take_injected())
+        if let Some(job) = self.local.pop() {
+            // A FIFO pop makes the rest of the front block the owner's (see `share`):
+            // hand it out if anyone is idle, as a push would.
+            if matches!(self.local, LocalQueue::Fifo(_))
+                && self.can_share
+                && self.registry.sleep.anyone_idle()
+            {
+                self.share();
+            }
+            return Some(job);
+        }
+        self.steal().or_else(|| self.take_injected())
     }
 
     fn steal(&self) -> Option<JobRef> {

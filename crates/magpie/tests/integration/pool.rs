@@ -526,3 +526,50 @@ fn lone_jobs_of_two_blocked_workers_are_stolen_under_every_policy() {
         );
     }
 }
+
+/// FIFO pools: four tasks spawned by one worker must all run at once on a 4-worker
+/// pool, also when the other three went to sleep before the spawns (review finding:
+/// the spawner popped the first task, which made the rest of its front block its own,
+/// out of the thieves' reach, and `share` never handed them out since the queue was not
+/// empty; the three slept on, `work_visible` seeing nothing, and one worker ran all
+/// four tasks in turn: tasks that wait for each other hung). A hang detector (10 s per
+/// task), not a timing.
+#[test]
+fn a_fifo_workers_spawns_wake_sleeping_workers() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(4)
+        .flavour(QueueFlavour::Fifo)
+        .build()
+        .unwrap();
+    for round in 0..5 {
+        // Let the workers park (a hint: the test also passes if they do not).
+        for _ in 0..1000 {
+            if pool.stats().workers.iter().all(|w| w.parks > round) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let started = AtomicUsize::new(0);
+        let met = AtomicUsize::new(0);
+        pool.scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|_| {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                    while started.load(Ordering::SeqCst) < 4 {
+                        if std::time::Instant::now() > deadline {
+                            return;
+                        }
+                        std::thread::yield_now();
+                    }
+                    met.fetch_add(1, Ordering::SeqCst);
+                });
+            }
+        });
+        assert_eq!(
+            met.load(Ordering::SeqCst),
+            4,
+            "round {round}: the four tasks never ran at once"
+        );
+    }
+}
