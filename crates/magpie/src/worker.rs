@@ -519,9 +519,21 @@ impl WorkerThread {
     }
 
     /// After terminate: run whatever work is left where this worker can find it.
+    ///
+    /// One `find_work` that finds nothing does not end it while work is visible: a round
+    /// looks at a bounded number of victims and first waits out a victim's lone job (see
+    /// `lone_job_target`). A worker blocked in a task on the job it spawned (a detached
+    /// task waiting for its child) waits for exactly such a job; drained without it, the
+    /// blocked worker never ended and the pool's drop never returned.
     pub(crate) fn drain(&self) {
-        while let Some(job) = self.find_work() {
-            self.execute(job);
+        loop {
+            while let Some(job) = self.find_work() {
+                self.execute(job);
+            }
+            if !self.work_visible() {
+                break;
+            }
+            std::thread::yield_now();
         }
         self.flush_scope_counts();
     }
