@@ -176,7 +176,7 @@ fn within<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
     std::thread::spawn(move || {
         let _ = tx.send(panic::catch_unwind(AssertUnwindSafe(f)));
     });
-    match rx.recv_timeout(Duration::from_secs(20)) {
+    match rx.recv_timeout(Duration::from_secs(90)) {
         Ok(Ok(r)) => r,
         Ok(Err(payload)) => panic::resume_unwind(payload),
         Err(_) => panic!("hung: the pool no longer serves (a worker died?)"),
@@ -205,7 +205,7 @@ fn a_detached_panic_whose_payload_panics_on_drop_leaves_the_worker_alive() {
         .build()
         .unwrap();
     handled.spawn(|| panic::panic_any(PanicsOnDrop));
-    rx.recv_timeout(Duration::from_secs(20)).unwrap();
+    rx.recv_timeout(Duration::from_secs(90)).unwrap();
     assert_eq!(within(move || handled.install(|| fib(15))), 610);
 }
 
