@@ -217,21 +217,18 @@ fn usage_errors_exit_with_2() {
     ]);
     let knapsack = data("knapsack/knapsackTest1.kp");
     usage(&["search", "knapsack", &knapsack, "--instance", "2"]);
-    let args = ["search", "semigroups", "5"];
-    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
-        .args(args)
-        .env("MAGPIE_NUM_THREADS", "zero")
-        .output()
-        .expect("the magpie binary runs");
-    assert!(failure_of(out, &args, 2).contains("MAGPIE_NUM_THREADS"));
     // The tour's search is a search: the same usage error, the same status (it was 1).
-    let args = ["tour", "--out", "unused"];
-    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
-        .args(args)
-        .env("MAGPIE_NUM_THREADS", "zero")
-        .output()
-        .expect("the magpie binary runs");
-    assert!(failure_of(out, &args, 2).contains("MAGPIE_NUM_THREADS"));
+    for args in [
+        &["search", "semigroups", "5"][..],
+        &["tour", "--out", "unused"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(args)
+            .env("MAGPIE_NUM_THREADS", "zero")
+            .output()
+            .expect("the magpie binary runs");
+        assert!(failure_of(out, args, 2).contains("MAGPIE_NUM_THREADS"));
+    }
 }
 
 /// Runs `magpie search clique FILE` under `ulimit -v KIB` (address space in KiB).

@@ -9,12 +9,17 @@ mod misuse;
 mod net;
 mod reliability;
 
-/// Runs the body of test `test` in a child process (this test binary, filtered to that
-/// one test): a process abort then fails the test instead of killing every test of the
-/// binary. True in the child (run the body there); false in the parent, once the child
-/// succeeded.
-pub(crate) fn in_child_process(test: &str) -> bool {
+/// Runs the body of the calling test in a child process (this test binary, filtered to
+/// that one test): a process abort then fails the test instead of killing every test of
+/// the binary. True in the child (run the body there); false in the parent, once the
+/// child succeeded. Call it first, on the test's own thread (libtest names it after
+/// the test).
+pub(crate) fn in_child_process() -> bool {
     const CHILD: &str = "MAGPIE_ASYNC_TEST_CHILD";
+    let thread = std::thread::current();
+    let test = thread
+        .name()
+        .expect("libtest names a test's thread after the test");
     if std::env::var(CHILD).as_deref() == Ok(test) {
         return true;
     }
@@ -36,6 +41,12 @@ pub(crate) fn in_child_process(test: &str) -> bool {
         out.status,
         tail(&out.stdout),
         tail(&out.stderr)
+    );
+    // A child that matched no test would succeed too.
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+        "{test} did not run in the child: {}",
+        tail(&out.stdout)
     );
     false
 }

@@ -144,9 +144,7 @@ impl Drop for DropCount {
 
 #[test]
 fn aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error() {
-    if !crate::in_child_process(
-        "misuse::aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error",
-    ) {
+    if !crate::in_child_process() {
         return;
     }
     within_20s(|| {
@@ -171,9 +169,7 @@ fn aborting_a_task_whose_future_panics_on_drop_is_a_cancelled_join_error() {
 #[test]
 fn dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop() {
     const EACH: usize = 50;
-    if !crate::in_child_process(
-        "misuse::dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop",
-    ) {
+    if !crate::in_child_process() {
         return;
     }
     within_20s(|| {
@@ -210,9 +206,7 @@ fn dropping_the_runtime_drops_every_task_even_if_some_panic_on_drop() {
 
 #[test]
 fn a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process() {
-    if !crate::in_child_process(
-        "misuse::a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process",
-    ) {
+    if !crate::in_child_process() {
         return;
     }
     within_20s(|| {
@@ -239,9 +233,7 @@ fn a_detached_task_whose_output_panics_on_drop_does_not_abort_the_process() {
 
 #[test]
 fn a_task_that_panics_while_owning_its_runtime_does_not_abort_the_process() {
-    if !crate::in_child_process(
-        "misuse::a_task_that_panics_while_owning_its_runtime_does_not_abort_the_process",
-    ) {
+    if !crate::in_child_process() {
         return;
     }
     let rt = runtime(2);

@@ -363,9 +363,7 @@ impl Drop for WakeOnDrop {
 fn dropping_the_runtime_drops_a_long_chain_of_tasks_that_wake_each_other() {
     const TASKS: usize = 100_000;
     // A stack overflow aborts the process.
-    if !crate::in_child_process(
-        "reliability::dropping_the_runtime_drops_a_long_chain_of_tasks_that_wake_each_other",
-    ) {
+    if !crate::in_child_process() {
         return;
     }
     let drops = Arc::new(AtomicUsize::new(0));
