@@ -159,6 +159,11 @@ impl<T> JoinHandle<T> {
     }
 
     /// Whether the task has finished (completed, panicked or been cancelled).
+    ///
+    /// After [`abort`](JoinHandle::abort) this is true at once, although a worker may
+    /// still be in the future's current poll (tokio's stays false until the future has
+    /// been dropped): to know that the future and what it holds are gone, await the
+    /// handle.
     pub fn is_finished(&self) -> bool {
         match &self.state {
             State::Running(task) => task.is_finished(),
