@@ -20,4 +20,5 @@ mod par_iter_slice_split;
 mod par_iter_sources;
 mod par_iter_with;
 mod pool;
+mod sharing;
 mod stress;

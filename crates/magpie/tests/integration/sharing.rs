@@ -1,0 +1,139 @@
+//! Jobs a worker queues reach the other workers, also when they were asleep: in both
+//! queue flavours, whatever the owner does next (pops one, goes on with a long job, waits
+//! in `join`). Hang detectors (10 s), not timings.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use magpie::{QueueFlavour, ThreadPool, ThreadPoolBuilder};
+
+fn pool(threads: usize, flavour: QueueFlavour) -> ThreadPool {
+    ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .flavour(flavour)
+        .build()
+        .unwrap()
+}
+
+/// Waits (at most a second) until the workers other than the caller have all parked
+/// since the call: a hint that they sleep, not a requirement (the tests also pass if
+/// they do not).
+fn let_others_park(pool: &ThreadPool) {
+    let me = magpie::current_thread_index();
+    let parks =
+        |pool: &ThreadPool| -> Vec<u64> { pool.stats().workers.iter().map(|w| w.parks).collect() };
+    let before = parks(pool);
+    for _ in 0..1000 {
+        let now = parks(pool);
+        if (0..now.len()).all(|i| Some(i) == me || now[i] > before[i]) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Spins until `flag` is set or 10 s have passed; whether it was set.
+fn wait_for(flag: &AtomicBool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !flag.load(Ordering::SeqCst) {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::yield_now();
+    }
+    true
+}
+
+/// A scope spawns one task and goes on with a long job that needs the task to have run
+/// (here: waits for it without running pool work). The other worker, asleep, must wake
+/// and take the task.
+#[test]
+fn a_task_spawned_before_a_long_job_runs_on_a_sleeping_worker() {
+    for flavour in [QueueFlavour::Lifo, QueueFlavour::Fifo] {
+        let pool = pool(2, flavour);
+        for round in 0..5 {
+            let ran = AtomicBool::new(false);
+            let mut seen = false;
+            pool.scope(|s| {
+                let_others_park(&pool);
+                s.spawn(|_| ran.store(true, Ordering::SeqCst));
+                seen = wait_for(&ran);
+            });
+            assert!(
+                seen,
+                "{flavour:?} round {round}: the spawned task waited for the long job"
+            );
+        }
+    }
+}
+
+/// `join` in a FIFO pool pops its queue's oldest job first, which takes over the front
+/// block: jobs queued behind it must still reach the other workers while the popped
+/// one runs.
+#[test]
+fn a_job_that_join_pops_does_not_hide_the_jobs_behind_it() {
+    for flavour in [QueueFlavour::Lifo, QueueFlavour::Fifo] {
+        let pool = pool(2, flavour);
+        for round in 0..5 {
+            let (first, second) = (AtomicBool::new(false), AtomicBool::new(false));
+            let mut met = false;
+            pool.scope(|s| {
+                let_others_park(&pool);
+                // The first waits for the second, queued right behind it.
+                s.spawn(|_| {
+                    first.store(true, Ordering::SeqCst);
+                    met = wait_for(&second);
+                });
+                s.spawn(|_| second.store(true, Ordering::SeqCst));
+                magpie::join(|| (), || ());
+            });
+            assert!(
+                first.load(Ordering::SeqCst) && met,
+                "{flavour:?} round {round}: the second task was hidden behind the first"
+            );
+        }
+    }
+}
+
+/// FIFO pools: four tasks spawned by one worker must all run at once on a 4-worker
+/// pool, also when the other three went to sleep before the spawns (review finding:
+/// the spawner popped the first task, which made the rest of its front block its own,
+/// out of the thieves' reach, and `share` never handed them out since the queue was not
+/// empty; the three slept on, `work_visible` seeing nothing, and one worker ran all
+/// four tasks in turn: tasks that wait for each other hung). A hang detector (10 s per
+/// task), not a timing.
+#[test]
+fn a_fifo_workers_spawns_wake_sleeping_workers() {
+    let pool = pool(4, QueueFlavour::Fifo);
+    for round in 0..5 {
+        // Let the workers park (a hint: the test also passes if they do not).
+        for _ in 0..1000 {
+            if pool.stats().workers.iter().all(|w| w.parks > round) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let started = AtomicUsize::new(0);
+        let met = AtomicUsize::new(0);
+        pool.scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|_| {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    let deadline = Instant::now() + Duration::from_secs(10);
+                    while started.load(Ordering::SeqCst) < 4 {
+                        if Instant::now() > deadline {
+                            return;
+                        }
+                        std::thread::yield_now();
+                    }
+                    met.fetch_add(1, Ordering::SeqCst);
+                });
+            }
+        });
+        assert_eq!(
+            met.load(Ordering::SeqCst),
+            4,
+            "round {round}: the four tasks never ran at once"
+        );
+    }
+}
