@@ -192,6 +192,48 @@ fn bad_input_is_one_line_and_a_failure() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A bad file is named in its error line even when its name also occurs in the reason:
+/// files `n` and `e` given as relative paths ("line 3: `x` is not a number" holds an
+/// `n`, "edge endpoint" an `e`) were reported without their name.
+#[test]
+fn bad_input_names_the_file_even_when_the_reason_contains_its_name() {
+    let dir = std::env::temp_dir().join(format!("magpie-cli-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("n"), "10\n13\n6 x\n").unwrap();
+    std::fs::write(dir.join("e"), "p edge 3 1\ne 1 4\n").unwrap();
+    for (app, file, expected) in [
+        (
+            "knapsack",
+            "n",
+            "magpie: error: n: line 3: `x` is not a number",
+        ),
+        ("clique", "e", "magpie: error: e: line 2: edge endpoint 4"),
+    ] {
+        let args = ["search", app, file];
+        let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+            .args(args)
+            .current_dir(&dir)
+            .env("MAGPIE_NUM_THREADS", "2")
+            .output()
+            .expect("the magpie binary runs");
+        let line = failure_of(out, &args, 1);
+        assert!(line.starts_with(expected), "{args:?}: {line}");
+    }
+    // A file that cannot be read is still named once.
+    let args = ["search", "tsp", "missing"];
+    let out = Command::new(env!("CARGO_BIN_EXE_magpie"))
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .expect("the magpie binary runs");
+    let line = failure_of(out, &args, 1);
+    assert!(
+        line.starts_with("magpie: error: cannot read missing: "),
+        "{line}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Flags that contradict each other are usage errors: exit status 2 (as the README
 /// says, and as clap's own usage errors), one line, no search.
 #[test]

@@ -64,8 +64,14 @@ impl fmt::Display for SearchError {
         match self {
             Self::Usage(message) | Self::Pool(message) => f.write_str(message),
             Self::WrongAnswer(known) => write!(f, "the answer differs from {known}"),
-            // Readers that already name the file are not prefixed twice.
-            Self::Input { input, reason } if reason.contains(input.as_str()) => f.write_str(reason),
+            // A reader's I/O error already names the file (`cannot read FILE: ...`): not
+            // prefixed twice. (Any other reason is, even one that happens to contain the
+            // name, as "line 3: `x` is not a number" contains a file called `n`.)
+            Self::Input { input, reason }
+                if reason.starts_with(&format!("cannot read {input}:")) =>
+            {
+                f.write_str(reason)
+            }
             Self::Input { input, reason } => write!(f, "{input}: {reason}"),
             Self::Distributed { message, .. } => f.write_str(message),
         }
