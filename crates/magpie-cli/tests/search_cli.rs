@@ -273,6 +273,31 @@ fn usage_errors_exit_with_2() {
     }
 }
 
+/// A flag of another skeleton names the skeleton as it is written on the command line
+/// (`depth-bounded`), not as the program's enum spells it (`DepthBounded`, which
+/// `--skeleton` refuses).
+#[test]
+fn stray_flags_name_the_skeleton_as_the_command_line_does() {
+    for (flags, expected) in [
+        (
+            &["--skeleton", "depth-bounded", "--steal-all"][..],
+            "--steal-all does not apply to --skeleton depth-bounded",
+        ),
+        (
+            &["--skeleton", "stack-stealing", "-b", "3"][..],
+            "-b does not apply to --skeleton stack-stealing",
+        ),
+        (
+            &["--skeleton", "sequential", "-d", "2"][..],
+            "-d does not apply to --skeleton sequential",
+        ),
+    ] {
+        let args = [&["search", "semigroups", "5"][..], flags].concat();
+        let line = failure_of(magpie(&args), &args, 2);
+        assert!(line.ends_with(&format!("{expected}\n")), "{args:?}: {line}");
+    }
+}
+
 /// Runs `magpie search clique FILE` under `ulimit -v KIB` (address space in KiB).
 fn clique_under_ulimit(name: &str, dimacs: &str, kib: u64) -> Output {
     let path = std::env::temp_dir().join(format!("magpie-oom-{}-{name}.clq", std::process::id()));

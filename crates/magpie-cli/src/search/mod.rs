@@ -171,7 +171,11 @@ impl SearchOptions {
             (None, None, None) => Skeleton::StackStealing,
         };
         let stray = |flag: &str| {
-            SearchError::Usage(format!("{flag} does not apply to --skeleton {skeleton:?}"))
+            // The skeleton as `--skeleton` takes it (`depth-bounded`), not as Debug
+            // spells it (`DepthBounded`).
+            let value = skeleton.to_possible_value().expect("no skeleton is hidden");
+            let name = value.get_name();
+            SearchError::Usage(format!("{flag} does not apply to --skeleton {name}"))
         };
         if self.spawn_depth.is_some() && skeleton != Skeleton::DepthBounded {
             return Err(stray("-d"));
