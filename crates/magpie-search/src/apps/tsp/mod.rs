@@ -2,8 +2,9 @@
 //! explicit instances, with TSPLIB's integer distance conventions) and an exact
 //! branch and bound over partial tours, seeded with a 2-opt tour.
 //!
-//! Small instances only (up to about 20 cities): the bound is a cheap combinatorial
-//! one, not Held–Karp.
+//! For small instances (the tests solve 14–17 cities): the bound is a minimum spanning
+//! tree of the unvisited cities under Held–Karp penalties computed once at the root,
+//! not re-optimised at every node.
 //!
 //! ```
 //! use magpie_search::apps::tsp::{solve_tsp, TspInstance};
