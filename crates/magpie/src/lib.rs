@@ -36,7 +36,9 @@
 //!   two-lock injector ([`magpie_queue::twolock`]); nothing is lost when a queue fills.
 //! * BWoS thieves cannot take from the owner's private block, which starves them when
 //!   there are only a few tasks (paper §8). A worker that pushes while another is idle
-//!   *shares* its block (grants it early), so two long tasks run on two workers.
+//!   *shares* its block (grants it early), so two long tasks run on two workers. A task
+//!   that blocks (a channel, a lock) until one of its queued jobs has run wraps the wait
+//!   in [`block_in_place`].
 //! * Idle workers search for a bounded time and then sleep; new visible work wakes one
 //!   sleeper. The protocol and why it loses no wake-up: `src/sleep.rs`.
 //! * Victims are chosen by a pluggable [`policy::VictimPolicy`]: random, seq, last,
@@ -132,6 +134,38 @@ pub fn share_queued_jobs() {
             worker.share_private();
         }
     }
+}
+
+/// Runs `f`, which may block the calling thread (on a channel, a lock, I/O), after
+/// making every job the calling worker has queued reachable by the other workers;
+/// outside a pool it just runs `f`.
+///
+/// A worker's newest jobs sit in a private block of its BWoS queue (LIFO) or in the
+/// front block it pops from (FIFO) until it shares them, which the pool does when the
+/// worker pushes while someone is idle, or when it waits in `join` or `scope`. A worker
+/// that blocks in other ways never shares again: if every other worker was busy when it
+/// pushed, a job it waits for stays out of their reach and the wait never ends (BWoS
+/// §8; rayon's deques would let a thief take it). Wrap such a wait in
+/// `block_in_place`: the private jobs are granted to thieves (FIFO: the front block's
+/// go to the injector) and a sleeping worker is woken. Unlike tokio's function of the
+/// same name, no thread takes this worker's place: the pool has one worker fewer while
+/// `f` blocks, so waits in `join` or `scope` remain the better way to wait for the
+/// pool's own jobs.
+///
+/// ```
+/// let pool = magpie::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// pool.scope(|s| {
+///     let (tx, rx) = std::sync::mpsc::channel();
+///     s.spawn(move |_| tx.send(42).unwrap());
+///     let answer = magpie::block_in_place(|| rx.recv().unwrap());
+///     assert_eq!(answer, 42);
+/// });
+/// ```
+pub fn block_in_place<R>(f: impl FnOnce() -> R) -> R {
+    if let Some(worker) = worker::WorkerThread::current() {
+        worker.offer_queued_jobs();
+    }
+    f()
 }
 
 /// Number of threads of the current pool (inside a worker) or of the global pool.

@@ -296,6 +296,26 @@ impl WorkerThread {
         }
     }
 
+    /// Before a blocking wait ([`crate::block_in_place`]): every job this worker holds
+    /// becomes reachable by the others. LIFO grants the private block
+    /// ([`share_private`](Self::share_private)); FIFO hands the jobs left in its front
+    /// block, which thieves cannot take, to the injector (which wakes a sleeper); if
+    /// that block is used up, the oldest granted one goes instead, which harms nothing.
+    pub(crate) fn offer_queued_jobs(&self) {
+        match self.local {
+            LocalQueue::Lifo(_) => self.share_private(),
+            LocalQueue::Fifo(_) => {
+                if !self.can_share {
+                    return;
+                }
+                if let Some(block) = self.local.pop_block() {
+                    bump(&self.counters().shares, 1);
+                    self.registry.inject_batch(block);
+                }
+            }
+        }
+    }
+
     #[inline]
     pub(crate) fn pop(&self) -> Option<JobRef> {
         self.local.pop()

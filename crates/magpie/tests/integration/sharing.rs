@@ -137,3 +137,44 @@ fn a_fifo_workers_spawns_wake_sleeping_workers() {
         );
     }
 }
+
+/// A worker that spawned two tasks while the other worker was busy, and then blocks
+/// until the second has run: through [`magpie::block_in_place`], the other worker
+/// takes it once free. (Blocking directly is BWoS's limit, paper §8: the second task
+/// stays in the blocked worker's private block, and the other worker, finding nothing
+/// it may take, sleeps.) Both flavours; a hang detector, not a timing.
+#[test]
+fn block_in_place_lets_other_workers_take_what_the_blocked_worker_queued() {
+    for flavour in [QueueFlavour::Lifo, QueueFlavour::Fifo] {
+        let pool = pool(2, flavour);
+        for round in 0..5 {
+            let (busy, started) = (AtomicBool::new(true), AtomicBool::new(false));
+            let mut received = false;
+            pool.scope(|s| {
+                // Occupy the other worker (a lone job: shared at once, then stolen).
+                s.spawn(|_| {
+                    started.store(true, Ordering::SeqCst);
+                    while busy.load(Ordering::SeqCst) {
+                        std::hint::spin_loop();
+                    }
+                });
+                assert!(
+                    wait_for(&started),
+                    "the other worker never took the lone job"
+                );
+                let (tx, rx) = std::sync::mpsc::channel();
+                s.spawn(|_| {});
+                s.spawn(move |_| {
+                    let _ = tx.send(());
+                });
+                busy.store(false, Ordering::SeqCst);
+                received =
+                    magpie::block_in_place(|| rx.recv_timeout(Duration::from_secs(10)).is_ok());
+            });
+            assert!(
+                received,
+                "{flavour:?} round {round}: the task the blocked worker queued never ran"
+            );
+        }
+    }
+}
