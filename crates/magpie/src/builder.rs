@@ -22,7 +22,8 @@ pub const DEFAULT_ENTRIES: usize = 128;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// `MAGPIE_NUM_THREADS` is set but not a positive integer.
+    /// `MAGPIE_NUM_THREADS` is set to something other than a number of threads (empty
+    /// or 0 mean the default, as for rayon's `RAYON_NUM_THREADS`).
     InvalidEnv {
         /// The variable's value.
         value: String,
@@ -121,10 +122,29 @@ impl fmt::Debug for ThreadPoolBuilder {
     }
 }
 
+/// The thread count `MAGPIE_NUM_THREADS` asks for, as `RAYON_NUM_THREADS` does for
+/// rayon: unset, empty or 0 means the default (`None`); anything else must be a positive
+/// integer.
+fn threads_from_env(value: Option<String>) -> Result<Option<usize>, BuildError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    match trimmed.parse::<usize>() {
+        Ok(0) => Ok(None),
+        Ok(n) => Ok(Some(n)),
+        Err(_) => Err(BuildError::InvalidEnv { value }),
+    }
+}
+
 impl ThreadPoolBuilder {
-    /// Defaults: threads from `MAGPIE_NUM_THREADS` or the CPU count, LIFO queues of
-    /// [`DEFAULT_BLOCKS`] × [`DEFAULT_ENTRIES`], random victims, steal half, no
-    /// pinning, panics in detached tasks printed to stderr.
+    /// Defaults: threads from `MAGPIE_NUM_THREADS` (unset, empty or 0: the number of CPUs
+    /// available to this process), LIFO queues of [`DEFAULT_BLOCKS`] ×
+    /// [`DEFAULT_ENTRIES`], random victims, steal half, no pinning, panics in detached
+    /// tasks printed to stderr.
     pub fn new() -> Self {
         Self {
             num_threads: None,
@@ -225,12 +245,9 @@ impl ThreadPoolBuilder {
     pub(crate) fn resolved_threads(&self) -> Result<usize, BuildError> {
         let n = match self.num_threads {
             Some(n) => n,
-            None => match std::env::var("MAGPIE_NUM_THREADS") {
-                Ok(value) => match value.trim().parse::<usize>() {
-                    Ok(n) if n > 0 => n,
-                    _ => return Err(BuildError::InvalidEnv { value }),
-                },
-                Err(_) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            None => match threads_from_env(std::env::var("MAGPIE_NUM_THREADS").ok())? {
+                Some(n) => n,
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
             },
         };
         let max = crate::sleep::MAX_WORKERS;
@@ -256,5 +273,30 @@ impl ThreadPoolBuilder {
     /// call, must not use the global pool (it would wait for itself).
     pub fn build_global(self) -> Result<(), BuildError> {
         crate::global::init(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(value: &str) -> Result<Option<usize>, BuildError> {
+        threads_from_env(Some(value.to_string()))
+    }
+
+    #[test]
+    fn magpie_num_threads_reads_like_rayon_num_threads() {
+        assert!(matches!(threads_from_env(None), Ok(None)));
+        assert!(matches!(env("3"), Ok(Some(3))));
+        assert!(matches!(env(" 2\n"), Ok(Some(2))));
+        // RAYON_NUM_THREADS=0 (or empty) means "the default", as num_threads(0) does.
+        assert!(matches!(env("0"), Ok(None)));
+        assert!(matches!(env(""), Ok(None)));
+        for bad in ["zero", "-1", "1.5"] {
+            assert!(
+                matches!(env(bad), Err(BuildError::InvalidEnv { ref value }) if value == bad),
+                "{bad}"
+            );
+        }
     }
 }
