@@ -1,6 +1,7 @@
 //! `scope`: spawn any number of borrowing tasks and wait for all of them.
 
 use std::any::Any;
+use std::fmt;
 use std::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
@@ -164,6 +165,15 @@ impl<'scope> Scope<'scope> {
     }
 }
 
+impl fmt::Debug for Scope<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scope")
+            .field("num_threads", &self.registry.num_threads())
+            .field("panicked", &!self.panic.load(Acquire).is_null())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Drop for Scope<'_> {
     fn drop(&mut self) {
         let payload = *self.panic.get_mut();
@@ -171,5 +181,18 @@ impl Drop for Scope<'_> {
             // SAFETY: an unclaimed payload from `record_panic`.
             drop(unsafe { Box::from_raw(payload) });
         }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    #[test]
+    fn scope_is_debug() {
+        let pool = crate::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let shown = pool.scope(|s| format!("{s:?}"));
+        assert_eq!(shown, "Scope { num_threads: 2, panicked: false, .. }");
     }
 }
