@@ -62,6 +62,20 @@ pub fn data_dir() -> PathBuf {
     std::env::var_os("MAGPIE_DATA").map_or_else(|| PathBuf::from("../shared/data"), PathBuf::from)
 }
 
+/// [`data_dir`], or an error saying where it was looked for and how to point at it.
+pub fn existing_data_dir() -> Result<PathBuf, BenchError> {
+    let data = data_dir();
+    if data.is_dir() {
+        Ok(data)
+    } else {
+        Err(BenchError::Invalid(format!(
+            "data folder {} not found: run from the repository root with ../shared \
+             beside it, or set MAGPIE_DATA",
+            data.display()
+        )))
+    }
+}
+
 /// Why a benchmark could not run or could not write its results.
 #[derive(Debug)]
 pub enum BenchError {

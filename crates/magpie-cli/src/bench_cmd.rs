@@ -371,6 +371,9 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
             print_outcome("nodepolicy", &outcome);
         }
         BenchCommand::All(a) => {
+            // `search` and `clique` read the shared data folder: without it, fail now
+            // rather than after the benchmarks that run before them.
+            magpie_bench::existing_data_dir()?;
             for b in registry::benchmarks() {
                 println!("=== bench {}: {} ===", b.name, b.about);
                 let outcome = (b.run)(&a.common.options(a.out.join(b.name)))?;

@@ -54,14 +54,7 @@ const BUDGET: NamedCoordination = ("budget", Coordination::Budget { backtracks: 
 impl Params {
     /// Loads the instances (untimed).
     pub fn new(quick: bool, reps: Option<usize>) -> Result<Params, BenchError> {
-        let data = crate::data_dir();
-        if !data.is_dir() {
-            return Err(BenchError::Invalid(format!(
-                "data folder {} not found: run from the repository root with ../shared \
-                 beside it, or set MAGPIE_DATA",
-                data.display()
-            )));
-        }
+        let data = crate::existing_data_dir()?;
         let clique = std::env::var("MAGPIE_SEARCH_CLIQUE").unwrap_or_else(|_| "brock200_1".into());
         let (overhead, speedup) = if quick {
             (
