@@ -81,7 +81,7 @@ enum BenchCommand {
     /// the infra-chromatic bound: the sequential skeleton's nodes and time beside the
     /// Glasgow clique solver's (measured on this machine for issue 23), and stack
     /// stealing on 2 threads. Targets: nodes <= Glasgow's; speedup >= 1.9 on
-    /// brock400_2 and p_hat300-3. --quick: the three small instances. About 20 minutes.
+    /// brock400_2 and p_hat300-3. --quick: the three small instances. About 6 minutes.
     Clique(CliqueBenchArgs),
     /// Distribution overhead: 2 ranks x 1 thread vs 1 rank x 2 threads under mpirun
     ///
