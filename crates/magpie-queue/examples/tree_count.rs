@@ -24,9 +24,12 @@ fn main() {
     let depth: u32 = args
         .next()
         .map_or(20, |a| a.parse().expect("DEPTH is a number"));
-    let threads: usize = args
-        .next()
-        .map_or(2, |a| a.parse().expect("THREADS is a number"));
+    let threads: usize = args.next().map_or(2, |a| {
+        a.parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .expect("THREADS is a positive number")
+    });
 
     let injector = TwoLockQueue::<Node>::new();
     injector
