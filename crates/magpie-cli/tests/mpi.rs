@@ -23,10 +23,18 @@ fn data(relative: &str) -> String {
 }
 
 /// `mpirun` with the flags a root user on a small machine needs, and without Open
-/// MPI's default binding of each rank to one core (ranks have two threads here).
-fn mpirun(ranks: usize) -> Command {
+/// MPI's default binding of each rank to one core (ranks have two threads here); with
+/// the session directory it must keep while it runs.
+///
+/// Each run gets a `TMPDIR` of its own: Open MPI 4 keeps its session files in
+/// `$TMPDIR/ompi.HOST.UID`, and two runs of these tests at once (the harness runs
+/// tests in parallel) raced to create and remove that directory ("A call to mkdir was
+/// unable to create the desired directory ... File exists", and the run failed).
+fn mpirun(ranks: usize) -> (Command, SessionDir) {
+    let session = SessionDir::new();
     let mut command = Command::new("mpirun");
     command
+        .env("TMPDIR", &session.0)
         .args([
             "--allow-run-as-root",
             "--oversubscribe",
@@ -35,17 +43,36 @@ fn mpirun(ranks: usize) -> Command {
             "-n",
         ])
         .arg(ranks.to_string());
-    command
+    (command, session)
+}
+
+/// A directory of one `mpirun`'s own, removed with everything in it when dropped.
+struct SessionDir(std::path::PathBuf);
+
+impl SessionDir {
+    fn new() -> Self {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("magpie-mpi-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a session directory for mpirun");
+        Self(dir)
+    }
+}
+
+impl Drop for SessionDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// The JSON record of `magpie search ARGS --json` on `ranks` ranks (0: no mpirun).
 fn search(ranks: usize, args: &[String]) -> Value {
-    let mut command = if ranks == 0 {
-        Command::new(MAGPIE)
+    let (mut command, _session) = if ranks == 0 {
+        (Command::new(MAGPIE), None)
     } else {
-        let mut c = mpirun(ranks);
+        let (mut c, session) = mpirun(ranks);
         c.arg(MAGPIE);
-        c
+        (c, Some(session))
     };
     let output = command
         .arg("search")
@@ -216,7 +243,7 @@ fn run_with_limit(mut command: Command, limit: Duration) -> (Output, Duration) {
 #[test]
 fn bad_input_on_some_ranks_ends_every_rank_with_one_error_line() {
     // MPMD: rank 0 gets a good file, ranks 1 and 2 a missing one.
-    let mut command = mpirun(1);
+    let (mut command, _session) = mpirun(1);
     command
         .args([
             MAGPIE,
@@ -260,7 +287,7 @@ fn usage_errors_on_every_rank_print_one_line() {
         &["knapsack", &knapsack, "--instance", "4"],
     ];
     for args in cases {
-        let mut command = mpirun(2);
+        let (mut command, _session) = mpirun(2);
         command
             .arg(MAGPIE)
             .arg("search")
@@ -293,7 +320,7 @@ fn slow_ranks_without_mpirun_is_a_usage_error() {
 
 #[test]
 fn a_rank_killed_mid_run_ends_the_others_with_an_error() {
-    let mut command = mpirun(3);
+    let (mut command, _session) = mpirun(3);
     command.args([
         MAGPIE,
         "search",
