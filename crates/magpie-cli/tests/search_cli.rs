@@ -106,6 +106,7 @@ fn every_app_prints_its_answer() {
     let out = stdout_of(&["search", "knapsack", &knapsack, "--policy", "last"]);
     assert!(out.contains("6925"), "{out}");
     assert!(out.contains("matches"), "{out}");
+    assert!(out.contains("(read as kp)"), "{out}");
     let out = stdout_of(&[
         "search",
         "tsp",
@@ -164,6 +165,7 @@ fn json_record_holds_what_the_text_shows() {
         "{knapsack}"
     );
     assert!(knapsack["answer"]["capacity"].is_string(), "{knapsack}");
+    assert_eq!(knapsack["answer"]["format"], "kp", "{knapsack}");
 }
 
 #[test]

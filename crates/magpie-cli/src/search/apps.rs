@@ -293,6 +293,9 @@ pub fn knapsack(
         "item_count": instance.item_count(),
         "capacity": instance.capacity().to_string(),
     });
+    // The file's format: where the text is ambiguous, the extension chose it.
+    let format_name = instance.format().map_or("code", |f| f.name());
+    answer["format"] = json!(format_name);
     if let Some(name) = instance.name() {
         answer["instance"] = json!(name);
     }
@@ -327,9 +330,10 @@ pub fn knapsack(
     }
     report = report
         .detail(format!(
-            "{} items, capacity {}; packed weight {}",
+            "{} items, capacity {} (read as {}); packed weight {}",
             instance.item_count(),
             instance.capacity(),
+            format_name,
             best.weight
         ))
         .detail(format!("items (1-based): {}", numbers.join(" ")));

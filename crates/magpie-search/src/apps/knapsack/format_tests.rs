@@ -40,6 +40,7 @@ fn every_format_reads_with_lf_and_crlf() {
             let instance = parse_knapsack(&text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
             assert_eq!(instance.item_count(), 4, "{text:?}");
             assert_eq!(instance.capacity(), Decimal::integer(10), "{text:?}");
+            assert_eq!(instance.format(), Some(format), "{text:?}");
             assert_eq!(instance.profit(3), Decimal::integer(3), "{text:?}");
             assert_eq!(instance.weight(1), Decimal::integer(6), "{text:?}");
             let optimum = has_optimum.then_some(Decimal::integer(13));
@@ -111,6 +112,11 @@ fn the_extension_only_decides_between_kp_and_two_line_headers() {
     assert_eq!(detect_format(ambiguous), KnapsackFormat::LowDimensional);
     let kp = read_knapsack(write("ambiguous.kp", ambiguous)).unwrap();
     assert_eq!(kp.stated_optimum(), Some(Decimal::integer(13)));
+    assert_eq!(kp.format(), Some(KnapsackFormat::Kp));
+    // Another extension: the text decides, and the instance says how it was read.
+    let guessed = read_knapsack(write("ambiguous.dat", ambiguous)).unwrap();
+    assert_eq!(guessed.format(), Some(KnapsackFormat::LowDimensional));
+    assert_eq!(guessed.capacity(), Decimal::integer(13));
     // Pisinger's content in a `.kp` file, a large-scale file without extension.
     let pisinger = read_knapsack(write("knapPI_tiny_1.kp", &crlf(PISINGER))).unwrap();
     assert_eq!(pisinger.name(), Some("knapPI_tiny_1"));

@@ -6,6 +6,7 @@
 
 use super::decimal::Decimal;
 use super::error::KnapsackError;
+use super::parser::KnapsackFormat;
 
 /// A 0/1 knapsack instance: items with a profit and a positive weight, and a
 /// capacity. Items are numbered from 0 in input order.
@@ -29,6 +30,8 @@ pub struct KnapsackInstance {
     stated_solution: Option<Vec<usize>>,
     /// The instance's name in the file (Pisinger's format), if any.
     name: Option<String>,
+    /// The file format it was read in (`None`: built in code).
+    format: Option<KnapsackFormat>,
 }
 
 /// One parsed item with the line it came from (for error messages).
@@ -40,6 +43,7 @@ pub(super) struct ParsedItem {
 
 /// An instance as read, before scaling to common decimals.
 pub(super) struct ParsedInstance {
+    pub(super) format: KnapsackFormat,
     pub(super) name: Option<String>,
     pub(super) items: Vec<ParsedItem>,
     pub(super) capacity: Decimal,
@@ -75,6 +79,7 @@ impl KnapsackInstance {
             stated_optimum: None,
             stated_solution: None,
             name: None,
+            format: None,
         })
     }
 
@@ -82,6 +87,7 @@ impl KnapsackInstance {
     /// that a stated optimal packing fits in the capacity.
     pub(super) fn from_parsed(parsed: ParsedInstance) -> Result<Self, KnapsackError> {
         let ParsedInstance {
+            format,
             name,
             items,
             capacity,
@@ -141,6 +147,7 @@ impl KnapsackInstance {
             stated_optimum,
             stated_solution,
             name,
+            format: Some(format),
         })
     }
 
@@ -181,6 +188,15 @@ impl KnapsackInstance {
     /// The instance's name in the file (Pisinger's format), if any.
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    /// The file format the instance was read in (`None` if built in code): where a
+    /// file's text is ambiguous its extension decides ([`read_knapsack`]), so a report
+    /// says which reading was used.
+    ///
+    /// [`read_knapsack`]: super::read_knapsack
+    pub fn format(&self) -> Option<KnapsackFormat> {
+        self.format
     }
 
     /// The profits in units of `10^-profit_decimals()`.

@@ -26,6 +26,7 @@ use super::pisinger::parse_pisinger;
 
 /// The supported file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KnapsackFormat {
     /// Capacity, stated optimum, then `profit weight` lines (`.kp`).
     Kp,
@@ -35,6 +36,25 @@ pub enum KnapsackFormat {
     /// Pisinger's files: named instances with `n`, `c`, `z`, `time` lines and
     /// `i,p,w,x` rows, possibly several per file.
     Pisinger,
+}
+
+impl KnapsackFormat {
+    /// A short name for reports: `kp`, `large-scale/low-dimensional` or `knapPI`.
+    ///
+    /// ```
+    /// use magpie_search::apps::knapsack::{parse_knapsack, KnapsackFormat};
+    ///
+    /// let kp = parse_knapsack("10\n13\n6 4\n7 6\n5 5\n").unwrap();
+    /// assert_eq!(kp.format(), Some(KnapsackFormat::Kp));
+    /// assert_eq!(KnapsackFormat::Kp.name(), "kp");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            KnapsackFormat::Kp => "kp",
+            KnapsackFormat::LowDimensional => "large-scale/low-dimensional",
+            KnapsackFormat::Pisinger => "knapPI",
+        }
+    }
 }
 
 /// Reads the knapsack instance in the file at `path`: the first one of a file that
@@ -164,6 +184,7 @@ pub fn parse_kp(text: &str) -> Result<KnapsackInstance, KnapsackError> {
     let optimum = number(optimum, optimum_line, Role::Profit)?;
     let items = parse_items(lines)?;
     KnapsackInstance::from_parsed(ParsedInstance {
+        format: KnapsackFormat::Kp,
         name: None,
         items,
         capacity,
@@ -224,6 +245,7 @@ pub fn parse_low_dimensional(text: &str) -> Result<KnapsackInstance, KnapsackErr
         });
     }
     KnapsackInstance::from_parsed(ParsedInstance {
+        format: KnapsackFormat::LowDimensional,
         name: None,
         items,
         capacity,

@@ -21,7 +21,7 @@
 
 use super::error::KnapsackError;
 use super::instance::{KnapsackInstance, ParsedInstance, ParsedItem};
-use super::parser::{content_lines, number, single_field, solution_value, Role};
+use super::parser::{content_lines, number, single_field, solution_value, KnapsackFormat, Role};
 
 /// Parses every instance of a file in Pisinger's format, in file order (never an
 /// empty vector).
@@ -139,6 +139,7 @@ fn instance_at(
         at += 1;
     }
     let instance = KnapsackInstance::from_parsed(ParsedInstance {
+        format: KnapsackFormat::Pisinger,
         name: Some(name.to_string()),
         items,
         capacity,
