@@ -194,6 +194,36 @@ fn bad_input_is_one_line_and_a_failure() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--format` overrides the guess: a `.kp` file (capacity 3, optimum 7) under another
+/// extension whose capacity equals its item count reads as a two-line header
+/// (3 items, capacity 7) unless told.
+#[test]
+fn knapsack_format_flag_overrides_the_guess() {
+    let path = std::env::temp_dir().join(format!("magpie-format-{}.dat", std::process::id()));
+    std::fs::write(&path, "3\n7\n6 4\n7 3\n5 5\n").unwrap();
+    let file = path.display().to_string();
+    let guessed = stdout_of(&["search", "knapsack", &file, "--no-progress"]);
+    assert!(
+        guessed.contains("(read as large-scale/low-dimensional)"),
+        "{guessed}"
+    );
+    assert!(guessed.contains("best profit 13"), "{guessed}");
+    let told = stdout_of(&[
+        "search",
+        "knapsack",
+        &file,
+        "--format",
+        "kp",
+        "--no-progress",
+    ]);
+    assert!(told.contains("capacity 3 (read as kp)"), "{told}");
+    assert!(told.contains("best profit 7"), "{told}");
+    assert!(told.contains("matches"), "{told}");
+    // The file is not in the named format: an error naming it, exit 1.
+    assert!(error_of(&["search", "knapsack", &file, "--format", "knappi"]).contains(&file));
+    std::fs::remove_file(&path).ok();
+}
+
 /// A bad file is named in its error line even when its name also occurs in the reason:
 /// files `n` and `e` given as relative paths ("line 3: `x` is not a number" holds an
 /// `n`, "edge endpoint" an `e`) were reported without their name.

@@ -229,6 +229,10 @@ pub struct KnapsackArgs {
     /// its 1-based position [default: the first]
     #[arg(long, value_name = "NAME|N")]
     instance: Option<String>,
+    /// Read the file in this format instead of guessing it from the text and the
+    /// extension: `kp`, `low-dimensional` (also `large-scale`) or `knappi`
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<knapsack::KnapsackFormat>,
     #[command(flatten)]
     pub options: SearchOptions,
 }
@@ -271,8 +275,11 @@ pub fn knapsack(
     engine: &mut dyn Engine,
 ) -> Reported {
     let input = args.file.display().to_string();
-    let instances =
-        knapsack::read_knapsack_instances(&args.file).map_err(|e| SearchError::input(&input, e))?;
+    let instances = match args.format {
+        Some(format) => knapsack::read_knapsack_instances_as(&args.file, format),
+        None => knapsack::read_knapsack_instances(&args.file),
+    }
+    .map_err(|e| SearchError::input(&input, e))?;
     let (position, instance) = select_instance(&input, &instances, args.instance.as_deref())?;
     let Some(outcome) = engine.knapsack(instance, config)? else {
         return Ok(None);
@@ -293,7 +300,8 @@ pub fn knapsack(
         "item_count": instance.item_count(),
         "capacity": instance.capacity().to_string(),
     });
-    // The file's format: where the text is ambiguous, the extension chose it.
+    // The file's format: `--format`, or the guess (where the text is ambiguous, the
+    // extension chose it).
     let format_name = instance.format().map_or("code", |f| f.name());
     answer["format"] = json!(format_name);
     if let Some(name) = instance.name() {

@@ -117,6 +117,12 @@ fn the_extension_only_decides_between_kp_and_two_line_headers() {
     let guessed = read_knapsack(write("ambiguous.dat", ambiguous)).unwrap();
     assert_eq!(guessed.format(), Some(KnapsackFormat::LowDimensional));
     assert_eq!(guessed.capacity(), Decimal::integer(13));
+    // A format given by the caller overrides the guess.
+    let told = read_knapsack_instances_as(dir.join("ambiguous.dat"), KnapsackFormat::Kp).unwrap();
+    assert_eq!(told[0].format(), Some(KnapsackFormat::Kp));
+    assert_eq!(told[0].capacity(), Decimal::integer(4));
+    let wrong = read_knapsack_instances_as(dir.join("ambiguous.dat"), KnapsackFormat::Pisinger);
+    assert!(wrong.is_err(), "{wrong:?}");
     // Pisinger's content in a `.kp` file, a large-scale file without extension.
     let pisinger = read_knapsack(write("knapPI_tiny_1.kp", &crlf(PISINGER))).unwrap();
     assert_eq!(pisinger.name(), Some("knapPI_tiny_1"));

@@ -29,7 +29,8 @@ pub use error::KnapsackError;
 pub use instance::KnapsackInstance;
 pub use parser::{
     detect_format, parse_as, parse_knapsack, parse_knapsack_instances, parse_kp,
-    parse_low_dimensional, read_knapsack, read_knapsack_instances, KnapsackFormat,
+    parse_low_dimensional, read_knapsack, read_knapsack_instances, read_knapsack_instances_as,
+    KnapsackFormat,
 };
 pub use pisinger::parse_pisinger;
 pub use search::{KnapsackChildren, KnapsackNode, KnapsackSpace, Solution};

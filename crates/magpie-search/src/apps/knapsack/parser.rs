@@ -57,6 +57,30 @@ impl KnapsackFormat {
     }
 }
 
+/// Parses the names a user gives a format: `kp`, `low-dimensional` (or `large-scale`)
+/// and `knappi` (or `pisinger`), any case.
+///
+/// ```
+/// use magpie_search::apps::knapsack::KnapsackFormat;
+///
+/// assert_eq!("large-scale".parse(), Ok(KnapsackFormat::LowDimensional));
+/// assert_eq!("knapPI".parse(), Ok(KnapsackFormat::Pisinger));
+/// assert!("csv".parse::<KnapsackFormat>().is_err());
+/// ```
+impl std::str::FromStr for KnapsackFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "kp" => Ok(KnapsackFormat::Kp),
+            "low-dimensional" | "large-scale" => Ok(KnapsackFormat::LowDimensional),
+            "knappi" | "pisinger" => Ok(KnapsackFormat::Pisinger),
+            _ => Err(format!(
+                "unknown knapsack format `{s}` (expected kp, low-dimensional, large-scale or knappi)"
+            )),
+        }
+    }
+}
+
 /// Reads the knapsack instance in the file at `path`: the first one of a file that
 /// holds several ([`read_knapsack_instances`] reads them all). The format is
 /// [detected](detect_format) from the text; where the text alone is ambiguous (a
@@ -73,17 +97,33 @@ pub fn read_knapsack_instances(
     path: impl AsRef<Path>,
 ) -> Result<Vec<KnapsackInstance>, KnapsackError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| KnapsackError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = read_text(path)?;
     let hint = match path.extension().and_then(|e| e.to_str()) {
         Some("kp") => Some(KnapsackFormat::Kp),
         Some("txt") => Some(KnapsackFormat::LowDimensional),
         _ => None,
     };
     parse_instances_as(&text, detect(&text, hint))
+}
+
+/// Reads every knapsack instance in the file at `path` in `format`, whatever its text
+/// or extension suggest: for a file the detection reads wrongly (e.g. a `.kp` file
+/// under another extension whose capacity equals its item count).
+pub fn read_knapsack_instances_as(
+    path: impl AsRef<Path>,
+    format: KnapsackFormat,
+) -> Result<Vec<KnapsackInstance>, KnapsackError> {
+    parse_instances_as(&read_text(path.as_ref())?, format)
+}
+
+/// The text of the file at `path`; bytes that are not UTF-8 become U+FFFD, which the
+/// readers then report as a bad number on their line.
+fn read_text(path: &Path) -> Result<String, KnapsackError> {
+    let bytes = std::fs::read(path).map_err(|source| KnapsackError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Parses `text` in the format [`detect_format`] finds; the first instance of a text
