@@ -7,6 +7,7 @@
 //! ```
 
 use std::io;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use futures_lite::{AsyncReadExt, AsyncWriteExt};
@@ -39,13 +40,28 @@ async fn client(addr: std::net::SocketAddr, id: usize) -> io::Result<()> {
     Ok(())
 }
 
-fn main() -> io::Result<()> {
+fn main() -> ExitCode {
     let clients: usize = match std::env::args().nth(1) {
-        Some(arg) => arg.parse().map_err(|e| {
-            io::Error::new(io::ErrorKind::InvalidInput, format!("clients `{arg}`: {e}"))
-        })?,
         None => 100,
+        Some(arg) => match arg.parse() {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("echo: CLIENTS `{arg}`: {e}\nusage: echo [CLIENTS]");
+                return ExitCode::from(2);
+            }
+        },
     };
+    match run(clients) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("echo: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The server, `clients` clients, a timer, a panicking task and `abort`.
+fn run(clients: usize) -> io::Result<()> {
     let rt = Builder::new().worker_threads(2).build()?;
     rt.block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0")?;

@@ -54,12 +54,28 @@ pub async fn serve(listener: TcpListener) -> std::io::Result<()> {
 }
 
 #[allow(dead_code)] // the integration test includes this file for `serve` only
-fn main() -> std::io::Result<()> {
-    let addr: SocketAddr = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "127.0.0.1:3000".into())
-        .parse()
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+fn main() -> std::process::ExitCode {
+    let arg = std::env::args().nth(1);
+    let addr: SocketAddr = match arg.as_deref().unwrap_or("127.0.0.1:3000").parse() {
+        Ok(addr) => addr,
+        Err(e) => {
+            eprintln!("hello_hyper: ADDRESS `{}`: {e}", arg.unwrap_or_default());
+            eprintln!("usage: hello_hyper [ADDRESS], e.g. 127.0.0.1:3000");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    match run(addr) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hello_hyper: {addr}: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves on `addr` until the process is stopped.
+#[allow(dead_code)]
+fn run(addr: SocketAddr) -> std::io::Result<()> {
     let rt = magpie_async::Builder::new().build()?;
     rt.block_on(async {
         let listener = TcpListener::bind(addr)?;

@@ -12,11 +12,18 @@ use magpie_search::{enumerate, NodesPerDepth, SearchConfig};
 
 const RANKS: usize = 4;
 
+/// Reports a bad argument with the usage line and exits with status 2.
+fn usage(problem: &str) -> ! {
+    eprintln!("local_ranks: {problem}\nusage: local_ranks [GENUS]");
+    std::process::exit(2)
+}
+
 fn main() {
-    let genus: usize = std::env::args()
-        .nth(1)
-        .map_or(20, |a| a.parse().expect("GENUS is a number"));
-    let space = Semigroups::new(genus).expect("a genus the app supports");
+    let genus: usize = std::env::args().nth(1).map_or(20, |a| {
+        a.parse()
+            .unwrap_or_else(|_| usage(&format!("GENUS `{a}` is not a number")))
+    });
+    let space = Semigroups::new(genus).unwrap_or_else(|e| usage(&format!("GENUS {genus}: {e}")));
     let single = enumerate(&space, &NodesPerDepth, &SearchConfig::sequential());
     let expected = single.answer.counts()[genus];
     println!("numerical semigroups of genus {genus}: {expected} (one process, sequential)");

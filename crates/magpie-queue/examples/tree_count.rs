@@ -19,16 +19,25 @@ use magpie_queue::{lifo, Steal};
 /// A task: a tree node at this depth below the root.
 type Node = u32;
 
+/// Reports a bad argument with the usage line and exits with status 2.
+fn usage(problem: &str) -> ! {
+    eprintln!("tree_count: {problem}\nusage: tree_count [DEPTH (0 to 40)] [THREADS (1 or more)]");
+    std::process::exit(2)
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
-    let depth: u32 = args
-        .next()
-        .map_or(20, |a| a.parse().expect("DEPTH is a number"));
+    let depth: u32 = args.next().map_or(20, |a| {
+        a.parse()
+            .ok()
+            .filter(|&d| d <= 40)
+            .unwrap_or_else(|| usage(&format!("DEPTH `{a}` is not a number from 0 to 40")))
+    });
     let threads: usize = args.next().map_or(2, |a| {
         a.parse()
             .ok()
             .filter(|&n| n > 0)
-            .expect("THREADS is a positive number")
+            .unwrap_or_else(|| usage(&format!("THREADS `{a}` is not a positive number")))
     });
 
     let injector = TwoLockQueue::<Node>::new();
