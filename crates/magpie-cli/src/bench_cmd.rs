@@ -290,6 +290,18 @@ fn print_outcome(name: &str, outcome: &Outcome) {
     );
 }
 
+/// The wall time of each benchmark of `bench all` and their total, so that a user knows
+/// what a run costs before starting the next one.
+fn print_durations(took: &[(&str, std::time::Duration)]) {
+    let minutes = |d: std::time::Duration| d.as_secs_f64() / 60.0;
+    println!("\nwall time per benchmark:");
+    for (name, d) in took {
+        println!("  {name:<10} {:6.1} min", minutes(*d));
+    }
+    let total: std::time::Duration = took.iter().map(|(_, d)| *d).sum();
+    println!("  {:<10} {:6.1} min", "total", minutes(total));
+}
+
 /// Flags of the hidden `bench-http-server` subcommand.
 #[derive(Args, Debug)]
 pub struct HttpServerArgs {
@@ -374,11 +386,15 @@ pub fn bench(args: &BenchArgs) -> Result<(), BenchError> {
             // `search` and `clique` read the shared data folder: without it, fail now
             // rather than after the benchmarks that run before them.
             magpie_bench::existing_data_dir()?;
+            let mut took = Vec::new();
             for b in registry::benchmarks() {
                 println!("=== bench {}: {} ===", b.name, b.about);
+                let start = std::time::Instant::now();
                 let outcome = (b.run)(&a.common.options(a.out.join(b.name)))?;
                 print_outcome(b.name, &outcome);
+                took.push((b.name, start.elapsed()));
             }
+            print_durations(&took);
         }
     }
     Ok(())
