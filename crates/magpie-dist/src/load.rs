@@ -6,10 +6,12 @@
 //! larger rate. The pool counts each worker's tasks and idle time; a report takes each
 //! worker's span since the last report that saw it finish a task, and turns it into
 //! per-task averages (`busy / tasks`, `idle / tasks`), or, when no task finished since
-//! (one long task), counts the whole span as the task so far. Measuring from the last
-//! observed completion rather than from the last report keeps the rate independent of
-//! how often, and by how many ranks, this rank is probed. (The thesis smooths once per
-//! task; we smooth once per report.)
+//! (one long task), counts the whole span as the task so far — but no less than the
+//! per-task sample of the last report that saw tasks run: a report soon after that one
+//! sees the same task, not a new one of a few microseconds (the thesis updates the rate
+//! only when a task ends). Measuring from the last observed completion rather than from
+//! the last report keeps the rate independent of how often, and by how many ranks, this
+//! rank is probed. (The thesis smooths once per task; we smooth once per report.)
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +38,8 @@ struct Mark {
     at: Instant,
     idle: Duration,
     tasks: u64,
+    /// The per-task sample of the last span in which tasks ran (0 before any).
+    last: f64,
 }
 
 impl Mark {
@@ -45,10 +49,17 @@ impl Mark {
         let span_us = now.at.saturating_duration_since(self.at).as_secs_f64() * 1e6;
         let idle_us = now.idle.saturating_sub(self.idle).as_secs_f64() * 1e6;
         let tasks = now.tasks.saturating_sub(self.tasks);
-        if tasks > 0 {
-            *self = now;
+        if tasks == 0 {
+            // Still the task the last report saw: at least as long as that report
+            // measured, whatever the time since.
+            return worker_sample(span_us, idle_us, 0).max(self.last);
         }
-        worker_sample(span_us, idle_us, tasks)
+        let sample = worker_sample(span_us, idle_us, tasks);
+        *self = Mark {
+            last: sample,
+            ..now
+        };
+        sample
     }
 }
 
@@ -120,6 +131,7 @@ fn marks(pool: &ThreadPool, at: Instant) -> Vec<Mark> {
             at,
             idle: w.idle,
             tasks: w.tasks_run,
+            last: 0.0,
         })
         .collect()
 }
@@ -181,6 +193,37 @@ mod tests {
     }
 
     #[test]
+    fn the_rate_does_not_depend_on_how_often_the_rank_is_probed() {
+        // One worker runs 1 ms tasks back to back for 100 ms. One prober reports every
+        // millisecond, mid-task; with a second prober each report is followed by
+        // another 10 µs later (a second rank's probe). Both see the same worker.
+        let t0 = Instant::now();
+        let us = Duration::from_micros;
+        let at = |t: u64| Mark {
+            at: t0 + us(t),
+            idle: Duration::ZERO,
+            tasks: t / 1_000 + 1,
+            last: 0.0,
+        };
+        let rate = |offsets: &[u64]| {
+            let mut mark = at(0);
+            let mut rate = 0.0;
+            for ms in 0..100 {
+                for &offset in offsets {
+                    rate = smooth(mark.sample_until(at(ms * 1_000 + 500 + offset)), rate);
+                }
+            }
+            rate
+        };
+        let (once, twice) = (rate(&[0]), rate(&[0, 10]));
+        assert!((once - eq31(1_000.0, 0.0)).abs() < 1e-9);
+        assert!(
+            (twice - once).abs() < 0.05 * once,
+            "probed once per task: {once}; twice: {twice}"
+        );
+    }
+
+    #[test]
     fn a_long_task_is_measured_from_its_start_not_from_the_last_report() {
         let t0 = Instant::now();
         let ms = Duration::from_millis;
@@ -188,26 +231,29 @@ mod tests {
             at: t0 + ms(t),
             idle: ms(idle),
             tasks,
+            last: 0.0,
         };
         let mut mark = at(0, 0, 0);
-        // 2 tasks in the first 10 ms (2 ms idle): per-task averages; the mark moves.
-        let s = mark.sample_until(at(10, 2, 2));
-        assert!((s - eq31(4_000.0, 1_000.0)).abs() < 1e-9);
+        // 4 tasks in the first 10 ms (2 ms idle): per-task averages; the mark moves.
+        let s = mark.sample_until(at(10, 2, 4));
+        assert!((s - eq31(2_000.0, 500.0)).abs() < 1e-9);
         // Then one task runs for a second, probed every millisecond: each report
-        // measures it from its start, 10 ms, not from the previous report.
+        // measures it from its start, 10 ms, not from the previous report (and, while
+        // it is younger than the last tasks were long, as long as they were).
         let mut last = 0.0;
-        for t in [11, 12, 500, 1_010] {
-            let s = mark.sample_until(at(t, 2, 2));
-            assert!(
-                (s - eq31((t - 10) as f64 * 1e3, 0.0)).abs() < 1e-9,
-                "at {t} ms"
-            );
-            assert!(s > last, "the rate grows with the running task's age");
+        for t in [11, 12, 15, 500, 1_010] {
+            let s = mark.sample_until(at(t, 2, 4));
+            let expected = eq31((t - 10) as f64 * 1e3, 0.0).max(eq31(2_000.0, 500.0));
+            assert!((s - expected).abs() < 1e-9, "at {t} ms");
+            assert!(s >= last, "the rate grows with the running task's age");
             last = s;
         }
-        // It finishes: the next span starts there.
-        mark.sample_until(at(1_020, 2, 3));
-        let s = mark.sample_until(at(1_021, 2, 3));
-        assert!((s - eq31(1_000.0, 0.0)).abs() < 1e-9);
+        assert!(last > eq31(2_000.0, 500.0));
+        // It finishes: its rate holds until a report sees tasks run after it, and they
+        // are measured from there.
+        let long = mark.sample_until(at(1_020, 2, 5));
+        assert!((mark.sample_until(at(1_021, 2, 5)) - long).abs() < 1e-9);
+        let s = mark.sample_until(at(1_024, 2, 8));
+        assert!((s - eq31(1_333.333_333_333_333_3, 0.0)).abs() < 1e-9);
     }
 }
