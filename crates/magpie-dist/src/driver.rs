@@ -261,7 +261,7 @@ struct Comm<'a, T, N, P> {
     /// The rank's pool, for its load reports.
     pool: Option<&'a ThreadPool>,
     meter: LoadMeter,
-    /// When this rank last probed each rank's load.
+    /// When this rank sent each rank the probe whose reply has not come yet.
     probed: Vec<Option<Instant>>,
     /// A rank whose search failed (`Message::Failed`): the run ends with an error.
     failed: Option<usize>,
@@ -381,8 +381,14 @@ where
             {
                 let (now, me) = (Instant::now(), self.rank);
                 for peer in (0..self.size).filter(|&r| r != me) {
-                    self.probed[peer] = Some(now);
-                    self.send(peer, &Message::Probe);
+                    // A reply to an earlier probe (a refresh the policy gave up on) is
+                    // still on its way: it answers this one too, timed from the probe
+                    // it answers. Probed again, the late reply would be timed from the
+                    // new probe and make a slow rank look fast.
+                    if self.probed[peer].is_none() {
+                        self.probed[peer] = Some(now);
+                        self.send(peer, &Message::Probe);
+                    }
                 }
             }
             match self.phase {

@@ -3,12 +3,16 @@
 
 use crate::common;
 
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use common::{data, grid, on_ranks_with};
 use magpie_dist::wire::Message;
-use magpie_dist::{local_world, Cluster, LocalTransport, PerformanceDriven, RankLoad, Transport};
+use magpie_dist::{
+    local_world, Cluster, LocalTransport, NodeVictimPolicy, PerformanceDriven, RankLoad, Transport,
+};
 use magpie_search::apps::{clique, knapsack, semigroups, uts};
 use magpie_search::SearchConfig;
 
@@ -131,5 +135,115 @@ fn the_performance_policy_targets_the_loaded_rank() {
         at_loaded * 10 >= later.len() * 9,
         "{at_loaded} of {} requests went to the loaded rank: {requests:?}",
         later.len()
+    );
+}
+
+/// A performance-driven policy that records the delays it is given.
+struct Recording {
+    inner: PerformanceDriven,
+    delays: Arc<Mutex<Vec<(usize, Duration)>>>,
+}
+
+impl NodeVictimPolicy for Recording {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn choose(&mut self, me: usize, ranks: usize) -> usize {
+        self.inner.choose(me, ranks)
+    }
+    fn observe(&mut self, victim: usize, got_work: bool, latency: Duration) {
+        self.inner.observe(victim, got_work, latency);
+    }
+    fn probe_due(&mut self, me: usize, ranks: usize, now: Instant) -> bool {
+        self.inner.probe_due(me, ranks, now)
+    }
+    fn observe_load(&mut self, peer: usize, load: RankLoad, delay: Duration) {
+        self.delays.lock().unwrap().push((peer, delay));
+        self.inner.observe_load(peer, load, delay);
+    }
+    fn begin_search(&mut self) {
+        self.inner.begin_search();
+    }
+}
+
+#[test]
+fn a_late_load_reply_is_timed_from_the_probe_it_answers() {
+    // Rank 1 is real; rank 0 (played here) answers each probe 80 ms late, longer than
+    // the refresher waits (50 ms) before it probes again; rank 2 answers at once.
+    // Every delay measured to rank 0 must be the 80 ms it really took, not the time
+    // since a later probe.
+    const LATE: Duration = Duration::from_millis(80);
+    let mut world = local_world(3);
+    let real = world.remove(1);
+    let (mut fake0, mut fake2) = (world.remove(0), world.remove(0));
+    let delays = Arc::new(Mutex::new(Vec::new()));
+    let recorded = Arc::clone(&delays);
+    let load = RankLoad {
+        work_rate: 1.0,
+        stealable: 0,
+    };
+    thread::scope(|s| {
+        let rank1 = s.spawn(move || {
+            let pool = common::pool(1);
+            let config = SearchConfig::budget(10).in_pool(&pool);
+            let policy = Box::new(Recording {
+                inner: PerformanceDriven::new(5, 1),
+                delays: recorded,
+            });
+            let mut cluster = Cluster::new(real).with_policy(policy);
+            let space = semigroups::Semigroups::new(5).unwrap();
+            cluster.count_by_genus(&space, &config).map(|o| o.is_none())
+        });
+        loop {
+            if let Some((1, Some(Message::Ready(Ok(()))))) = poll(&mut fake0) {
+                break;
+            }
+            thread::yield_now();
+        }
+        fake0.send(1, Msg::Start(Ok(())).encode(1));
+        let mut due: VecDeque<Instant> = VecDeque::new();
+        let end = Instant::now() + Duration::from_millis(600);
+        let mut done = false;
+        loop {
+            while due.front().is_some_and(|&t| t <= Instant::now()) {
+                due.pop_front();
+                fake0.send(1, Msg::Load(load).encode(1));
+            }
+            if !done && Instant::now() >= end {
+                fake0.send(1, Msg::Done.encode(1));
+                done = true;
+            }
+            let mut quiet = false;
+            for (me, fake) in [(0, &mut fake0), (2, &mut fake2)] {
+                while let Some((from, message)) = poll(fake) {
+                    match message {
+                        Some(Message::Probe) if me == 0 => due.push_back(Instant::now() + LATE),
+                        Some(Message::Probe) => fake.send(from, Msg::Load(load).encode(1)),
+                        Some(Message::StealRequest) => {
+                            fake.send(from, Msg::Work(Vec::new()).encode(1))
+                        }
+                        Some(Message::Quiet(_)) | None if me == 0 => quiet = true,
+                        _ => {}
+                    }
+                }
+            }
+            if quiet {
+                break;
+            }
+            thread::sleep(Duration::from_micros(200));
+        }
+        fake0.send(1, Msg::Exit.encode(1));
+        assert!(rank1.join().unwrap().unwrap(), "only rank 0 reports");
+    });
+    let delays = delays.lock().unwrap();
+    let to_rank_0: Vec<Duration> = delays
+        .iter()
+        .filter(|(peer, _)| *peer == 0)
+        .map(|&(_, d)| d)
+        .collect();
+    assert!(to_rank_0.len() >= 3, "{delays:?}");
+    assert!(
+        to_rank_0.iter().all(|&d| d >= LATE),
+        "delays to rank 0 shorter than its replies took: {to_rank_0:?}"
     );
 }
