@@ -179,6 +179,9 @@ impl NodeVictimPolicy for PerformanceDriven {
         self.waiting = 0;
         self.probed = None;
         self.assist = false;
+        // What it knows was measured in the last search: refresh it at the first
+        // chance, not after the last search's interval.
+        self.next_probe = None;
     }
 
     fn observe_load(&mut self, peer: usize, load: RankLoad, delay: Duration) {
@@ -305,5 +308,21 @@ mod tests {
         // the longest interval.
         policy.begin_search();
         assert!(policy.probe_due(0, 4, now + Duration::from_millis(1)));
+    }
+
+    #[test]
+    fn a_new_search_refreshes_what_it_knows_at_once() {
+        let mut policy = PerformanceDriven::new(1, 1);
+        let fast = Duration::from_micros(10);
+        let loads = [load(2.0, 50), load(1.0, 1), load(1.0, 1)];
+        refresh(&mut policy, loads, fast);
+        refresh(&mut policy, loads, fast);
+        // The last search's refresh is complete and the next one is a while away: the
+        // loads it saw are the last search's, not this one's.
+        policy.begin_search();
+        assert!(
+            policy.probe_due(0, 4, Instant::now()),
+            "the new search waits for the last one's refresh interval"
+        );
     }
 }
