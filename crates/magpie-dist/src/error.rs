@@ -18,9 +18,10 @@ pub enum DistError {
     /// A message from another rank could not be decoded (ranks built from different
     /// versions, or a corrupted transport).
     Protocol(DecodeError),
-    /// This rank's search thread ended without a result (it panicked).
+    /// A rank's search thread ended without a result (it panicked), or the rank could
+    /// not read a message: this rank, or another that told every rank so (`Failed`).
     SearchFailed {
-        /// This rank.
+        /// The rank whose search failed.
         rank: usize,
     },
     /// MPI could not be initialized (or was already).

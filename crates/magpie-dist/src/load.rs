@@ -9,7 +9,8 @@
 //! (one long task), counts the whole span as the task so far — but no less than the
 //! per-task sample of the last report that saw tasks run: a report soon after that one
 //! sees the same task, not a new one of a few microseconds (the thesis updates the rate
-//! only when a task ends). Measuring from the last observed completion rather than from
+//! only when a task ends; the pool counts a task when it starts it, which for a worker
+//! running one task at a time moves the mark at nearly the same moments). Measuring from the last observed completion rather than from
 //! the last report keeps the rate independent of how often, and by how many ranks, this
 //! rank is probed. (The thesis smooths once per task; we smooth once per report.)
 

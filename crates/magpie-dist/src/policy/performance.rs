@@ -192,6 +192,8 @@ impl NodeVictimPolicy for PerformanceDriven {
         let p = &mut self.peers[peer];
         p.work_rate = load.work_rate;
         p.stealable = load.stealable as f64;
+        // The first sample stands alone: smoothed against the zero of an unmeasured
+        // peer (0.65 x sample) it would make that peer look closer than it is.
         p.delay = if p.measured {
             smooth(sample, p.delay)
         } else {
