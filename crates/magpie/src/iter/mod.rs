@@ -153,8 +153,10 @@
 //! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
 //!   (rayon strips a `\r` from the end of every line).
 //! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
-//! * The `u64` and `i64` ranges are indexed (rayon's are not); one longer than
-//!   `usize::MAX` (possible on a 32-bit target) panics.
+//! * The integer ranges are the half-open `a..b` of `u8` to `u64`, `i8` to `i64`,
+//!   `usize` and `isize`; rayon's `a..=b`, `char` and 128-bit ranges are not
+//!   sources (write `a..b + 1`). The `u64` and `i64` ranges are indexed (rayon's are
+//!   not); one longer than `usize::MAX` (possible on a 32-bit target) panics.
 //! * `chunks` on an indexed iterator yields [`VecChunks`] (rayon: `iter::Chunks`; the
 //!   name `Chunks` is `par_chunks`' here).
 //! * `panic_fuse` yields a parallel iterator that is not indexed (a piece the fuse

@@ -5,7 +5,13 @@ use std::ops::Range;
 use super::plumbing::Producer;
 use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
-/// Parallel iterator over the values of an integer range.
+/// Parallel iterator over the values of an integer range `a..b` (there is none for
+/// `a..=b`, unlike rayon).
+///
+/// ```compile_fail
+/// use magpie::prelude::*;
+/// let _ = (0..=9u32).into_par_iter();
+/// ```
 #[derive(Debug, Clone)]
 pub struct RangeIter<T> {
     range: Range<T>,
