@@ -125,6 +125,12 @@
 //!   their next item once one panics (see `any_order.rs`).
 //!
 //! # Differences
+//! * The short-circuiting consumers (`any`, `all`, the `find_` and `position_`
+//!   searches, `try_for_each`, `try_reduce`, `collect` into `Result`/`Option`) check
+//!   their stop between the items a piece *yields*, rayon after every source item:
+//!   after a `filter` or `filter_map` that rejects a long stretch, a piece runs
+//!   through the stretch before it stops. Where that matters, test in the consumer
+//!   instead: `find_any(|x| keep(x) && wanted(x))`, not `filter(keep).find_any(wanted)`.
 //! * `with_min_len` and `with_max_len` are available on every parallel iterator (they
 //!   bound positions of the source, so they are meaningful after `filter` too).
 //! * `fold` returns one accumulator per piece as a parallel iterator (as rayon), and

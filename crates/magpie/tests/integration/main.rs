@@ -15,6 +15,7 @@ mod par_iter_compat;
 mod par_iter_drain_sort;
 mod par_iter_find;
 mod par_iter_more;
+mod par_iter_review;
 mod par_iter_shapes;
 mod par_iter_slice_split;
 mod par_iter_sources;
