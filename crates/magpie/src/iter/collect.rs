@@ -9,7 +9,7 @@
 
 use std::collections::LinkedList;
 
-use super::plumbing::{bridge, Producer, Reducer};
+use super::plumbing::{bridge, Blocks, Producer, Reducer};
 use super::prefault;
 use super::{IntoParallelIterator, ParallelIterator};
 
@@ -208,6 +208,9 @@ where
     }
     fn max_len(&self) -> usize {
         self.items.max_len()
+    }
+    fn blocks(&self) -> Blocks {
+        self.items.blocks()
     }
     fn exact(&self) -> bool {
         true

@@ -135,6 +135,9 @@ where
     fn max_len(&self) -> usize {
         self.base.max_len()
     }
+    fn blocks(&self) -> super::plumbing::Blocks {
+        self.base.blocks()
+    }
     fn exact(&self) -> bool {
         false
     }

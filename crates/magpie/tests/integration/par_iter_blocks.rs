@@ -68,6 +68,68 @@ fn uniform_blocks_run_one_after_another() {
     blocks_are_sequential(20_000, |i| i / 1000 * 1000, "uniform", 1000);
 }
 
+/// `run` gets an item check for positions `0..20_000` in uniform blocks of 1000 (as
+/// [`blocks_are_sequential`]'s); no item may start before its earlier blocks ended.
+fn uniform_blocks_are_sequential_through(run: impl FnOnce(&(dyn Fn(usize) -> usize + Sync))) {
+    let finished = AtomicUsize::new(0);
+    let violations = AtomicUsize::new(0);
+    let check = |i: usize| {
+        if finished.load(Ordering::SeqCst) < i / 1000 * 1000 {
+            violations.fetch_add(1, Ordering::SeqCst);
+        }
+        for _ in 0..200 {
+            std::hint::spin_loop();
+        }
+        finished.fetch_add(1, Ordering::SeqCst);
+        i
+    };
+    run(&check);
+    assert_eq!(
+        violations.load(Ordering::SeqCst),
+        0,
+        "an item started before an earlier block ended"
+    );
+}
+
+/// The consumers with their own producer wrapper keep the blocks too: `collect` and
+/// `par_extend` into a `Vec` (written in place) and `collect` into a `Result`.
+#[test]
+fn collect_runs_the_blocks_one_after_another() {
+    let want: Vec<usize> = (0..20_000).collect();
+    uniform_blocks_are_sequential_through(|check| {
+        let v: Vec<usize> = pool().install(|| {
+            (0..20_000usize)
+                .into_par_iter()
+                .by_uniform_blocks(1000)
+                .map(check)
+                .collect()
+        });
+        assert_eq!(v, want);
+    });
+    uniform_blocks_are_sequential_through(|check| {
+        let mut v = Vec::new();
+        pool().install(|| {
+            v.par_extend(
+                (0..20_000usize)
+                    .into_par_iter()
+                    .by_uniform_blocks(1000)
+                    .map(check),
+            )
+        });
+        assert_eq!(v, want);
+    });
+    uniform_blocks_are_sequential_through(|check| {
+        let r: Result<Vec<usize>, ()> = pool().install(|| {
+            (0..20_000usize)
+                .into_par_iter()
+                .by_uniform_blocks(1000)
+                .map(|i| Ok(check(i)))
+                .collect()
+        });
+        assert_eq!(r, Ok(want.clone()));
+    });
+}
+
 #[test]
 fn exponential_blocks_run_one_after_another() {
     let threads = pool().current_num_threads();
