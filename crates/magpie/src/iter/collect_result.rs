@@ -9,7 +9,9 @@
 //! comes back when there are several is not fixed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::leaf_stop::{self, LeafStop};
 
 use super::plumbing::Producer;
 use super::{FromParallelIterator, IntoParallelIterator, ParallelIterator};
@@ -25,7 +27,7 @@ where
         I: IntoParallelIterator<Item = Result<T, E>>,
     {
         let failure = Failure {
-            stop: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
             first: Mutex::new(None),
         };
         let collection = C::from_par_iter(UntilErr {
@@ -56,7 +58,7 @@ where
 
 /// The first error of a run and the flag that ends it.
 struct Failure<E> {
-    stop: AtomicBool,
+    stop: Arc<AtomicBool>,
     first: Mutex<Option<E>>,
 }
 
@@ -120,8 +122,10 @@ where
         )
     }
     fn into_iter(self) -> Self::IntoIter {
+        // The filters in `base` end their pieces once an error is met (see `leaf_stop`).
+        let stop = LeafStop::Flag(Arc::clone(&self.failure.stop));
         UntilErrPiece {
-            inner: self.base.into_iter(),
+            inner: leaf_stop::start(self.base, Some(stop)),
             failure: self.failure,
         }
     }

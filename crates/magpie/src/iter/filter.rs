@@ -1,8 +1,10 @@
 //! `filter` and `filter_map`: keep some items. Their producers yield fewer items than
 //! positions (they are not exact), so they cannot be zipped or enumerated.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
+use super::leaf_stop::{self, LeafStop, CHECK_EVERY};
 use super::plumbing::Producer;
 use super::ParallelIterator;
 
@@ -100,6 +102,7 @@ where
         FilterIter {
             inner: self.base.into_iter(),
             f: self.f,
+            stop: leaf_stop::building(),
         }
     }
     fn min_len(&self) -> usize {
@@ -133,6 +136,7 @@ where
         FilterMapIter {
             inner: self.base.into_iter(),
             f: self.f,
+            stop: leaf_stop::building(),
         }
     }
     fn min_len(&self) -> usize {
@@ -153,12 +157,18 @@ where
 pub struct FilterIter<I, F> {
     inner: I,
     f: Arc<F>,
+    /// The short-circuiting consumer's stop: `next` ends the piece when it is set.
+    stop: Option<LeafStop>,
 }
 
 impl<I: Iterator, F: Fn(&I::Item) -> bool> Iterator for FilterIter<I, F> {
     type Item = I::Item;
     fn next(&mut self) -> Option<I::Item> {
-        self.inner.find(|x| (self.f)(x))
+        let f = &*self.f;
+        match &self.stop {
+            None => self.inner.find(|x| f(x)),
+            Some(stop) => until_stop(&mut self.inner, stop, |x| f(&x).then_some(x)),
+        }
     }
     fn fold<B, G: FnMut(B, I::Item) -> B>(self, init: B, mut g: G) -> B {
         let f = self.f;
@@ -176,12 +186,17 @@ impl<I: Iterator, F: Fn(&I::Item) -> bool> Iterator for FilterIter<I, F> {
 pub struct FilterMapIter<I, F> {
     inner: I,
     f: Arc<F>,
+    /// As [`FilterIter`]'s.
+    stop: Option<LeafStop>,
 }
 
 impl<I: Iterator, F: Fn(I::Item) -> Option<R>, R> Iterator for FilterMapIter<I, F> {
     type Item = R;
     fn next(&mut self) -> Option<R> {
-        self.inner.find_map(&*self.f)
+        match &self.stop {
+            None => self.inner.find_map(&*self.f),
+            Some(stop) => until_stop(&mut self.inner, stop, &*self.f),
+        }
     }
     fn fold<B, G: FnMut(B, R) -> B>(self, init: B, mut g: G) -> B {
         let f = self.f;
@@ -189,5 +204,31 @@ impl<I: Iterator, F: Fn(I::Item) -> Option<R>, R> Iterator for FilterMapIter<I, 
             Some(y) => g(acc, y),
             None => acc,
         })
+    }
+}
+
+/// The first `Some` of `f` over `inner`, or `None` at the end or once `stop` is set
+/// (looked at every [`CHECK_EVERY`] items `f` rejects).
+#[inline]
+fn until_stop<I: Iterator, R>(
+    inner: &mut I,
+    stop: &LeafStop,
+    mut f: impl FnMut(I::Item) -> Option<R>,
+) -> Option<R> {
+    let mut rejected = 0u32;
+    let found = inner.try_for_each(|x| match f(x) {
+        Some(r) => ControlFlow::Break(Some(r)),
+        None => {
+            rejected += 1;
+            if rejected % CHECK_EVERY == 0 && stop.requested() {
+                ControlFlow::Break(None)
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+    });
+    match found {
+        ControlFlow::Break(r) => r,
+        ControlFlow::Continue(()) => None,
     }
 }

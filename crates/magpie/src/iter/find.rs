@@ -6,6 +6,7 @@
 //! find wins when two pieces both found one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use super::plumbing::Producer;
 use super::{drive, IndexedParallelIterator, ParallelIterator};
@@ -17,7 +18,7 @@ where
     F: Fn(I::Item) -> Option<R> + Sync,
     R: Send,
 {
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let leaf = |it: <I::Producer as Producer>::IntoIter| {
         for x in it {
             // Relaxed: the flag only saves work; the answer travels through join.

@@ -18,6 +18,9 @@
 //! `_last` piece scans to its end unless a piece to its right has found a match.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use super::leaf_stop::{self, LeafStop};
 
 use super::plumbing::{in_blocks, in_pool, Blocks, Producer, Splitter};
 use super::{IndexedParallelIterator, ParallelIterator};
@@ -35,7 +38,7 @@ struct Search<'a, P: Producer, R> {
     /// `First`: the smallest `start` of a piece that found a match (`usize::MAX`:
     /// none yet). `Last`: the largest `end` (0: none yet; a finder's span is not
     /// empty, so its `end` is positive).
-    best: AtomicUsize,
+    best: Arc<AtomicUsize>,
     /// Maps an item to the answer it gives, if any.
     f: &'a (dyn Fn(P::Item) -> Option<R> + Sync),
 }
@@ -88,7 +91,13 @@ impl<P: Producer, R: Send> Search<'_, P, R> {
             return None;
         }
         if !splitter.split_producer(&producer, migrated) {
-            return self.leaf(producer.into_iter(), start, end);
+            let stop = LeafStop::Beaten {
+                best: Arc::clone(&self.best),
+                start,
+                end,
+                first: self.wins == Wins::First,
+            };
+            return self.leaf(leaf_stop::start(producer, Some(stop)), start, end);
         }
         let (left, right) = producer.split_at(len / 2);
         // From the left part's length, not `len / 2`: a string's cut moves to a
@@ -124,10 +133,10 @@ where
 {
     let search = Search::<I::Producer, R> {
         wins,
-        best: AtomicUsize::new(match wins {
+        best: Arc::new(AtomicUsize::new(match wins {
             Wins::First => usize::MAX,
             Wins::Last => 0,
-        }),
+        })),
         f: &f,
     };
     let producer = iter.into_producer();

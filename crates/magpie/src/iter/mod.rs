@@ -110,9 +110,13 @@
 //! * `any`, `all`, `find_any`, `find_map_any`, `position_any`, `try_for_each`,
 //!   `try_reduce` and `collect` into `Result`/`Option` stop the other workers' pieces
 //!   soon (at their next item) once the answer is known, and split no further.
+//!   After a `filter` or `filter_map`, "soon" is within 32 rejected items
+//!   (`leaf_stop.rs`), so `(0..u64::MAX).into_par_iter().filter(..).find_any(..)`
+//!   returns once a match is found.
 //! * `find_first`, `find_map_first`, `position_first` return the first match in
 //!   order, `find_last`, `find_map_last`, `position_last` the last; pieces after
-//!   (before) a match stop soon after it is found (see `find_ordered.rs`).
+//!   (before) a match stop soon after it is found (see `find_ordered.rs`), also after
+//!   a `filter`.
 //! * `min`, `min_by`, `min_by_key` return the first of equal minima, `max`, `max_by`,
 //!   `max_by_key` the last of equal maxima.
 //! * `map_with`/`for_each_with`/`try_for_each_with` clone the state per piece, and
@@ -125,12 +129,9 @@
 //!   their next item once one panics (see `any_order.rs`).
 //!
 //! # Differences
-//! * The short-circuiting consumers (`any`, `all`, the `find_` and `position_`
-//!   searches, `try_for_each`, `try_reduce`, `collect` into `Result`/`Option`) check
-//!   their stop between the items a piece *yields*, rayon after every source item:
-//!   after a `filter` or `filter_map` that rejects a long stretch, a piece runs
-//!   through the stretch before it stops. Where that matters, test in the consumer
-//!   instead: `find_any(|x| keep(x) && wanted(x))`, not `filter(keep).find_any(wanted)`.
+//! * A `flat_map` or `flat_map_iter` whose inner iterators come out empty for a long
+//!   stretch of outer items sees a short-circuit's stop only between the items it
+//!   yields (rayon: after every outer item).
 //! * `with_min_len` and `with_max_len` are available on every parallel iterator (they
 //!   bound positions of the source, so they are meaningful after `filter` too).
 //! * `fold` returns one accumulator per piece as a parallel iterator (as rayon), and
@@ -198,6 +199,7 @@ mod fold;
 mod indexed;
 mod interleave;
 mod intersperse;
+mod leaf_stop;
 mod map;
 mod map_with;
 mod min_len;
@@ -224,6 +226,7 @@ mod windows;
 mod zip;
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 pub use any_order::{
     Admit, AnyOrder, Fuse, Gate, PanicFuse, SkipAny, SkipAnyWhile, SkipCount, SkipWhile, TakeAny,
@@ -343,7 +346,7 @@ fn drive<I, R>(
     iter: I,
     leaf: &(dyn Fn(<I::Producer as Producer>::IntoIter) -> R + Sync),
     combine: &(dyn Fn(R, R) -> R + Sync),
-    stop: Option<&AtomicBool>,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> R
 where
     I: ParallelIterator,

@@ -21,6 +21,9 @@
 //! few very uneven items).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use super::leaf_stop::{self, LeafStop};
 
 /// A splittable source of items: the part of a parallel iterator that can be cut.
 ///
@@ -142,7 +145,7 @@ pub(crate) struct Reducer<'a, P: Producer, R> {
     /// Combines the results of a left and a right neighbour, in that order.
     pub combine: &'a (dyn Fn(R, R) -> R + Sync),
     /// Set by a short-circuiting consumer; no piece is split once it is set.
-    pub stop: Option<&'a AtomicBool>,
+    pub stop: Option<&'a Arc<AtomicBool>>,
 }
 
 /// Runs `producer` in parallel on the current pool (the global pool from outside) and
@@ -229,7 +232,8 @@ where
     let len = producer.len();
     let stopped = reducer.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     if stopped || !splitter.split_producer(&producer, migrated) {
-        return (reducer.leaf)(producer.into_iter());
+        let stop = reducer.stop.map(|s| LeafStop::Flag(Arc::clone(s)));
+        return (reducer.leaf)(leaf_stop::start(producer, stop));
     }
     let (left, right) = producer.split_at(len / 2);
     let here = crate::current_thread_index();

@@ -9,6 +9,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use super::plumbing::Producer;
 use super::{drive, ParallelIterator};
@@ -107,7 +108,7 @@ where
     F: Fn(I::Item) -> R + Sync + Send,
     R: Try<Output = ()> + Send,
 {
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let leaf = |it: <I::Producer as Producer>::IntoIter| -> Outcome<R, ()> {
         for x in it {
             if stop.load(Ordering::Relaxed) {
@@ -136,7 +137,7 @@ where
     ID: Fn() -> T + Sync + Send,
     OP: Fn(T, T) -> I::Item + Sync + Send,
 {
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let leaf = |it: <I::Producer as Producer>::IntoIter| -> Outcome<I::Item, T> {
         let mut acc = identity();
         for x in it {
@@ -167,7 +168,7 @@ where
     T: Send,
     OP: Fn(T, T) -> I::Item + Sync + Send,
 {
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let leaf = |it: <I::Producer as Producer>::IntoIter| -> Outcome<I::Item, Option<T>> {
         let mut acc = None;
         for x in it {
