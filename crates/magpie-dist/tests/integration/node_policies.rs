@@ -55,6 +55,30 @@ fn poll(transport: &mut LocalTransport) -> Option<(usize, Option<Msg>)> {
     Some((from, Msg::decode(&bytes).ok().map(|(_, message)| message)))
 }
 
+/// Rank 1's part in the fake-rank tests: a 1-thread genus-5 count under `policy`;
+/// whether it ended as a rank that does not report.
+fn search_as_rank_1(
+    real: LocalTransport,
+    policy: Box<dyn NodeVictimPolicy>,
+) -> Result<bool, magpie_dist::DistError> {
+    let pool = common::pool(1);
+    let config = SearchConfig::budget(10).in_pool(&pool);
+    let mut cluster = Cluster::new(real).with_policy(policy);
+    let space = semigroups::Semigroups::new(5).unwrap();
+    cluster.count_by_genus(&space, &config).map(|o| o.is_none())
+}
+
+/// The start handshake, played as rank 0: waits for rank 1's `Ready`, says `Start`.
+fn start_as_rank_0(fake0: &mut LocalTransport) {
+    loop {
+        if let Some((1, Some(Message::Ready(Ok(()))))) = poll(fake0) {
+            break;
+        }
+        thread::yield_now();
+    }
+    fake0.send(1, Msg::Start(Ok(())).encode(1));
+}
+
 #[test]
 fn the_performance_policy_targets_the_loaded_rank() {
     // Rank 1 is real, with the performance-driven policy and nothing to do; ranks 0
@@ -73,22 +97,8 @@ fn the_performance_policy_targets_the_loaded_rank() {
         stealable: 0,
     };
     let requests = thread::scope(|s| {
-        let rank1 = s.spawn(move || {
-            let pool = common::pool(1);
-            let config = SearchConfig::budget(10).in_pool(&pool);
-            let policy = Box::new(PerformanceDriven::new(5, 1));
-            let mut cluster = Cluster::new(real).with_policy(policy);
-            let space = semigroups::Semigroups::new(5).unwrap();
-            cluster.count_by_genus(&space, &config).map(|o| o.is_none())
-        });
-        // The start handshake, as rank 0.
-        loop {
-            if let Some((1, Some(Message::Ready(Ok(()))))) = poll(&mut fake0) {
-                break;
-            }
-            thread::yield_now();
-        }
-        fake0.send(1, Msg::Start(Ok(())).encode(1));
+        let rank1 = s.spawn(move || search_as_rank_1(real, Box::new(PerformanceDriven::new(5, 1))));
+        start_as_rank_0(&mut fake0);
         let mut requests = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(20);
         while requests.len() < 40 && Instant::now() < deadline {
@@ -183,24 +193,12 @@ fn a_late_load_reply_is_timed_from_the_probe_it_answers() {
         stealable: 0,
     };
     thread::scope(|s| {
-        let rank1 = s.spawn(move || {
-            let pool = common::pool(1);
-            let config = SearchConfig::budget(10).in_pool(&pool);
-            let policy = Box::new(Recording {
-                inner: PerformanceDriven::new(5, 1),
-                delays: recorded,
-            });
-            let mut cluster = Cluster::new(real).with_policy(policy);
-            let space = semigroups::Semigroups::new(5).unwrap();
-            cluster.count_by_genus(&space, &config).map(|o| o.is_none())
+        let policy = Box::new(Recording {
+            inner: PerformanceDriven::new(5, 1),
+            delays: recorded,
         });
-        loop {
-            if let Some((1, Some(Message::Ready(Ok(()))))) = poll(&mut fake0) {
-                break;
-            }
-            thread::yield_now();
-        }
-        fake0.send(1, Msg::Start(Ok(())).encode(1));
+        let rank1 = s.spawn(move || search_as_rank_1(real, policy));
+        start_as_rank_0(&mut fake0);
         let mut due: VecDeque<Instant> = VecDeque::new();
         let end = Instant::now() + Duration::from_millis(600);
         let mut done = false;
