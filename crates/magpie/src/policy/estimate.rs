@@ -37,16 +37,13 @@ pub fn score(work_rate: f64, stealable: f64, delay: f64) -> f64 {
     work_rate.max(MIN_WORK_RATE) * stealable - delay
 }
 
-/// The refresher's next interval: halved (down to `min`) when a refresh changed the
-/// best target or found none, grown by a quarter, at least 1 µs, (up to `max`) when it
-/// kept the target.
-pub fn next_interval(
-    current: Duration,
-    min: Duration,
-    max: Duration,
-    kept_target: bool,
-) -> Duration {
-    if kept_target {
+/// The refresher's next interval: grown by a quarter, at least 1 µs, (up to `max`) after
+/// a refresh the caller calls good (`good`), halved (down to `min`) otherwise. The
+/// thesis calls a refresh good when some score is positive (node level, magpie-dist);
+/// the worker-level policy also wants the best target unchanged, since targets there
+/// move within microseconds.
+pub fn next_interval(current: Duration, min: Duration, max: Duration, good: bool) -> Duration {
+    if good {
         current
             .saturating_add((current / 4).max(Duration::from_micros(1)))
             .min(max)
@@ -81,7 +78,7 @@ mod tests {
     }
 
     #[test]
-    fn the_interval_shrinks_on_change_and_grows_while_the_target_holds() {
+    fn the_interval_halves_after_a_bad_refresh_and_grows_after_a_good_one() {
         let (min, max) = (Duration::from_millis(1), Duration::from_millis(10));
         let ms = Duration::from_millis;
         assert_eq!(next_interval(ms(8), min, max, false), ms(4));

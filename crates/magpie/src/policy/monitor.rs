@@ -204,6 +204,7 @@ impl Monitor {
             Duration::from_nanos(self.min_ns),
             Duration::from_nanos(self.max_ns),
         );
+        // Good only if the best target is found and unchanged (see `next_interval`).
         let kept = best != NONE && best == previous;
         let next = next_interval(interval, min, max, kept);
         self.interval_ns
