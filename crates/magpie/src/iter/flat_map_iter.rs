@@ -102,8 +102,12 @@ where
     type Item = U::Item;
     fn next(&mut self) -> Option<U::Item> {
         loop {
-            if let Some(x) = self.inner.as_mut().and_then(Iterator::next) {
-                return Some(x);
+            if let Some(inner) = &mut self.inner {
+                match inner.next() {
+                    Some(x) => return Some(x),
+                    // As std's `FlatMap`: a finished inner iterator is never asked again.
+                    None => self.inner = None,
+                }
             }
             self.inner = Some((self.f)(self.outer.next()?).into_iter());
         }
@@ -116,5 +120,34 @@ where
         let f = self.f;
         self.outer
             .fold(acc, move |acc, x| f(x).into_iter().fold(acc, &mut g))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::iter::plumbing::Producer;
+    use crate::prelude::*;
+
+    /// Yields `Some(0)` after its first `None`: not fused.
+    struct Flaky(u8);
+
+    impl Iterator for Flaky {
+        type Item = u8;
+        fn next(&mut self) -> Option<u8> {
+            self.0 += 1;
+            (self.0 == 1 || self.0 == 3).then_some(0)
+        }
+    }
+
+    #[test]
+    fn a_finished_inner_iterator_is_not_asked_again() {
+        let mut piece = [1u8]
+            .par_iter()
+            .flat_map_iter(|_| Flaky(0))
+            .into_producer()
+            .into_iter();
+        assert_eq!(piece.next(), Some(0));
+        assert_eq!(piece.next(), None);
+        assert_eq!(piece.next(), None, "as std's flat_map after its end");
     }
 }
