@@ -72,7 +72,13 @@ where
         }
     }
     fn min_len(&self) -> usize {
-        self.base.min_len()
+        // Once a piece met its `None`, what is left need not be divided any further:
+        // each remaining piece ends at its first look at the flag.
+        if self.stop.load(Ordering::Relaxed) {
+            usize::MAX
+        } else {
+            self.base.min_len()
+        }
     }
     fn max_len(&self) -> usize {
         self.base.max_len()
@@ -105,5 +111,30 @@ impl<I: Iterator<Item = Option<T>>, T> Iterator for WhileSomeIter<I> {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::iter::plumbing::Producer;
+    use crate::prelude::*;
+
+    #[test]
+    fn no_piece_is_split_after_a_none() {
+        let producer = (0..1000u32)
+            .into_par_iter()
+            .map(|i| (i != 3).then_some(i))
+            .while_some()
+            .into_producer();
+        let (left, right) = producer.split_at(500);
+        let unstopped = right.min_len();
+        assert!(unstopped <= 1, "no None met yet: {unstopped}");
+        assert_eq!(left.into_iter().collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(
+            right.min_len(),
+            usize::MAX,
+            "the splitter cannot halve it now"
+        );
+        assert_eq!(right.into_iter().next(), None);
     }
 }
