@@ -11,7 +11,8 @@
 //! `par_char_indices()`, `par_bytes()`, `par_encode_utf16()`, `par_lines()`,
 //! `par_split()` (also `_inclusive`, `_terminator`), `par_split_whitespace()` (also
 //! `_ascii_whitespace`), `par_matches()` and `par_match_indices()`;
-//! `par_bridge()` on any `Iterator + Send`; `par_extend()` on the standard collections.
+//! `par_bridge()` on any `Iterator + Send`; `par_extend()` on the standard collections;
+//! and the sources [`repeat_n`], [`repeat`], [`once`] and [`empty`].
 //! The adaptors and consumers carry rayon's names and meaning:
 //!
 //! ```
@@ -164,6 +165,8 @@
 //!   `usize` and `isize`; rayon's `a..=b`, `char` and 128-bit ranges are not
 //!   sources (write `a..b + 1`). The `u64` and `i64` ranges are indexed (rayon's are
 //!   not); one longer than `usize::MAX` (possible on a 32-bit target) panics.
+//! * [`repeat`] is not itself a parallel iterator (rayon's is, endless and unindexed):
+//!   give it a length with `take` or `zip`, or use [`repeat_n`].
 //! * `chunks` on an indexed iterator yields [`VecChunks`] (rayon: `iter::Chunks`; the
 //!   name `Chunks` is `par_chunks`' here).
 //! * `panic_fuse` yields a parallel iterator that is not indexed (a piece the fuse
@@ -214,6 +217,7 @@ mod rev;
 mod slice;
 mod slice_split;
 mod sort;
+mod sources;
 mod step_by;
 mod str_split;
 mod string;
@@ -264,6 +268,7 @@ pub use slice_split::{
     SliceSplitProducer, SplitSlice, SplitSliceInclusive, SplitSliceInclusiveMut, SplitSliceMut,
     Unpaired,
 };
+pub use sources::{empty, once, repeat, repeat_n, Empty, Once, Repeat, RepeatN, RepeatNIter};
 pub use step_by::StepBy;
 pub use str_split::{
     AfterSeparator, ByAsciiWhitespace, ByLine, ByMatch, BySeparator, ByWhitespace, Cut, Lines,
