@@ -290,6 +290,37 @@ fn abort_cancels_a_pending_task_and_keeps_a_finished_result() {
 }
 
 #[test]
+fn abort_of_an_idle_task_leaves_the_drop_of_its_future_to_a_worker() {
+    // One worker, kept busy, so that no worker can take the aborted task's runnable.
+    let rt = Builder::new().worker_threads(1).build().unwrap();
+    let drops = Arc::new(AtomicUsize::new(0));
+    let guard = DropGuard(drops.clone());
+    let (polled_tx, polled_rx) = std::sync::mpsc::channel();
+    let mut idle = rt.spawn(async move {
+        let _guard = guard;
+        polled_tx.send(()).unwrap();
+        std::future::pending::<()>().await;
+    });
+    polled_rx.recv().unwrap();
+    let (busy_tx, busy_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let busy = rt.spawn(async move {
+        busy_tx.send(()).unwrap();
+        release_rx.recv().unwrap(); // blocks the only worker
+    });
+    busy_rx.recv().unwrap();
+    idle.abort();
+    assert!(idle.is_finished());
+    // `abort` only schedules the task: its future is still alive while no worker is free.
+    assert_eq!(drops.load(Ordering::SeqCst), 0);
+    release_tx.send(()).unwrap();
+    rt.block_on(busy).unwrap();
+    // Awaiting the handle waits for a worker to drop the future.
+    assert!(rt.block_on(idle).unwrap_err().is_cancelled());
+    assert_eq!(drops.load(Ordering::SeqCst), 1);
+}
+
+#[test]
 fn block_on_and_spawn_from_outside_threads_and_handle_current() {
     let rt = runtime();
     let handle = rt.handle().clone();
