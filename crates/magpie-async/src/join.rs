@@ -136,9 +136,9 @@ impl<T: Send + 'static> JoinHandle<T> {
     /// Cancels the task: it is never polled again, and its future is dropped by a worker,
     /// not by this call: an idle task is scheduled once more so that a worker drops its
     /// future when it takes it (as soon as a worker is free); a running one is dropped
-    /// right after its current poll. (After the runtime has shut down, the future is
-    /// dropped here.) Awaiting this handle then resolves once the future has been
-    /// dropped, to a cancelled [`JoinError`]; a task that finished before the abort
+    /// right after its current poll. (While the runtime shuts down, the thread dropping
+    /// it drops the future.) Awaiting this handle then resolves once the future has
+    /// been dropped, to a cancelled [`JoinError`]; a task that finished before the abort
     /// keeps its result.
     pub fn abort(&mut self) {
         if let State::Running(task) = std::mem::replace(&mut self.state, State::Done) {

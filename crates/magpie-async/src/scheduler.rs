@@ -46,14 +46,10 @@ fn schedule(runnable: Runnable, info: ScheduleInfo) {
         Some(local) if local.runs_for(runnable.metadata()) => {
             local.shared().schedule_on(local, runnable, info);
         }
-        _ => {
-            let shared = runnable.metadata().clone();
-            if shared.is_shutdown() {
-                cancel(runnable);
-            } else {
-                shared.push_remote(runnable);
-            }
-        }
+        // Also after shutdown: the thread dropping the runtime drops the task (see
+        // `push_remote`), not this `wake`, whose caller may hold a lock the task's
+        // destructor takes.
+        _ => runnable.metadata().clone().push_remote(runnable),
     })
 }
 
@@ -63,7 +59,8 @@ thread_local! {
     static CANCELLING: RefCell<Option<Vec<Runnable>>> = const { RefCell::new(None) };
 }
 
-/// Cancels a task woken after shutdown: dropping its runnable drops its future.
+/// Cancels a task woken after the runtime dropped its tasks (a runnable that was in
+/// transit then): dropping its runnable drops its future.
 ///
 /// Dropping a future can wake another task (a pipeline stage dropping its sender wakes
 /// the next stage's receiver), whose schedule function lands here again. Dropped right
@@ -210,6 +207,9 @@ pub(crate) struct Shared {
     pub(crate) idle: Idle,
     pub(crate) registry: Arc<Registry>,
     shutdown: AtomicBool,
+    /// Set once the runtime has dropped its tasks ([`Shared::drop_all_tasks`]): a task
+    /// woken later is dropped by the waking thread, as nobody else will.
+    tasks_dropped: AtomicBool,
     pub(crate) policy: Box<dyn VictimPolicy>,
     pub(crate) topology: Topology,
     pub(crate) steal_batch: usize,
@@ -232,6 +232,7 @@ impl Shared {
             idle: Idle::new(workers),
             registry: Arc::new(Registry::new(workers + 1)),
             shutdown: AtomicBool::new(false),
+            tasks_dropped: AtomicBool::new(false),
             policy,
             topology: Topology::uniform(workers),
             steal_batch,
@@ -246,8 +247,8 @@ impl Shared {
     }
 
     pub(crate) fn is_shutdown(&self) -> bool {
-        // Acquire: pairs with the SeqCst store in `begin_shutdown`; a task that sees the
-        // flag drops itself instead of queueing.
+        // Acquire: pairs with the SeqCst store in `begin_shutdown`; a task spawned after
+        // it is cancelled at birth, a worker stops.
         self.shutdown.load(Ordering::Acquire)
     }
 
@@ -273,11 +274,11 @@ impl Shared {
 
     /// A woken task on one of this runtime's workers: a task that woke itself
     /// (`yield_now`) to the back of the local FIFO queue, one woken by another task to
-    /// the LIFO slot. Dropped (cancelled) after shutdown.
+    /// the LIFO slot. After shutdown it is queued all the same: the worker drops its
+    /// queue when it stops, outside any task (dropped here, inside the waking task's
+    /// poll, its destructor could take a lock the waking task holds).
     fn schedule_on(&self, local: &Local, runnable: Runnable, info: ScheduleInfo) {
-        if self.is_shutdown() {
-            cancel(runnable);
-        } else if info.woken_while_running {
+        if info.woken_while_running || self.is_shutdown() {
             local.push(runnable, self);
         } else {
             local.push_woken(runnable, self);
@@ -294,17 +295,34 @@ impl Shared {
 
     /// Pushes to the injector and wakes a parked worker (the producer side of the park
     /// protocol).
+    ///
+    /// After shutdown the task stays in the injector, for the thread dropping the
+    /// runtime to drop ([`drop_all_tasks`](Self::drop_all_tasks)): dropped here, its
+    /// destructor ran inside the caller's `wake`, and a sender that wakes under its
+    /// channel's lock deadlocked on a receiver whose destructor takes that lock.
     pub(crate) fn push_remote(&self, runnable: Runnable) {
         self.injector.push(runnable);
-        // SeqCst fence: pairs with `begin_shutdown`'s SeqCst store: either the runtime's
-        // final drain sees this task, or this load sees the flag and drains itself.
+        // SeqCst fence: pairs with the fence after `tasks_dropped`'s store in
+        // `drop_all_tasks`: either the runtime's last drain sees this task, or this load
+        // sees the flag and the task is dropped here (nobody else would).
         fence(Ordering::SeqCst);
-        // Relaxed: ordered by the fence above.
-        if self.shutdown.load(Ordering::Relaxed) {
-            self.injector.drain();
+        // Relaxed (both): ordered by the fence above.
+        if self.tasks_dropped.load(Ordering::Relaxed) {
+            self.cancel_injected();
             return;
         }
+        if self.shutdown.load(Ordering::Relaxed) {
+            return; // no worker runs it; the runtime's drop drops it
+        }
         self.idle.notify_one();
+    }
+
+    /// Drops the injector's tasks through [`cancel`] (no recursion when dropping one
+    /// wakes another).
+    fn cancel_injected(&self) {
+        while let Some(runnable) = self.injector.pop() {
+            cancel(runnable);
+        }
     }
 
     /// Spawns `future`: wraps it so a panic becomes its output, a panic in its own or its
@@ -345,8 +363,10 @@ impl Shared {
     }
 
     /// Drops every task the runtime still holds (after the workers have stopped): the
-    /// injector's, then every live task's, by waking it (its schedule sees the shutdown
-    /// flag and drops it).
+    /// injector's, then every live task's, by waking it (its schedule puts it in the
+    /// injector, drained by the next round). Tasks woken elsewhere meanwhile land in the
+    /// injector too; once this returns, a task still in transit is dropped by the thread
+    /// that wakes it (see [`push_remote`](Self::push_remote)).
     pub(crate) fn drop_all_tasks(&self) {
         loop {
             self.injector.drain();
@@ -358,5 +378,9 @@ impl Shared {
                 waker.wake();
             }
         }
+        self.tasks_dropped.store(true, Ordering::SeqCst);
+        // SeqCst fence: pairs with `push_remote`'s (see there).
+        fence(Ordering::SeqCst);
+        self.cancel_injected();
     }
 }

@@ -1,6 +1,7 @@
 //! What a user can get wrong, or what user code can do to the runtime: block inside a
 //! task, drop the runtime from its own task, keep a socket past the runtime, wake a
-//! panicking waker from the I/O driver, panic in a task's destructor. Each ends with a
+//! panicking waker from the I/O driver, panic in a task's destructor, wake a task under a
+//! lock its destructor takes while the runtime is dropped. Each ends with a
 //! clear panic or error and never with a hang or an abort; a guard thread turns a hang
 //! into a failure, a child process an abort.
 
@@ -247,4 +248,110 @@ fn a_task_that_panics_while_owning_its_runtime_does_not_abort_the_process() {
     // The runtime was left running: it still runs tasks.
     let value = within_20s(move || futures_lite::future::block_on(handle.spawn(async { 3 })));
     assert_eq!(value.unwrap(), 3);
+}
+
+/// A channel's shared state: the receiver's waker, woken by the sender under the lock.
+#[derive(Default)]
+struct Channel {
+    waker: Option<Waker>,
+    receivers: usize,
+}
+
+/// The receiver's side: dropping it takes the channel's lock (a receiver deregistering).
+struct Receiver(Arc<std::sync::Mutex<Channel>>);
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.0.lock().unwrap().receivers -= 1;
+    }
+}
+
+#[test]
+fn a_wake_under_a_lock_during_shutdown_does_not_run_the_task_destructor_there() {
+    let channel = Arc::new(std::sync::Mutex::new(Channel::default()));
+    let rt = runtime(1);
+    let handle = rt.handle().clone();
+    // A task waiting on the channel, whose destructor takes the channel's lock.
+    let (polled_tx, polled_rx) = mpsc::channel();
+    channel.lock().unwrap().receivers = 1;
+    let receiver = Receiver(channel.clone());
+    drop(rt.spawn(async move {
+        let receiver = receiver;
+        std::future::poll_fn(|cx| {
+            receiver.0.lock().unwrap().waker = Some(cx.waker().clone());
+            let _ = polled_tx.send(());
+            std::task::Poll::<()>::Pending
+        })
+        .await;
+    }));
+    polled_rx.recv().unwrap();
+    // The only worker is kept busy, so dropping the runtime stays in progress (the
+    // shutdown flag is set, the worker not yet joined) while the sender wakes.
+    let (release_tx, release_rx) = mpsc::channel::<()>();
+    let (busy_tx, busy_rx) = mpsc::channel();
+    drop(rt.spawn(async move {
+        busy_tx.send(()).unwrap();
+        let _ = release_rx.recv();
+    }));
+    busy_rx.recv().unwrap();
+    let dropper = std::thread::spawn(move || drop(rt));
+    // Spawns are cancelled at birth once the shutdown flag is set.
+    while !handle.spawn(async {}).is_finished() {
+        std::thread::yield_now();
+    }
+    // The sender wakes the receiver under the channel's lock (as many channels do).
+    let sender = channel.clone();
+    within_20s(move || {
+        let mut state = sender.lock().unwrap();
+        if let Some(waker) = state.waker.take() {
+            waker.wake();
+        }
+        drop(state);
+    });
+    release_tx.send(()).unwrap();
+    dropper.join().unwrap();
+    // The runtime dropped the task, destructor included.
+    assert_eq!(channel.lock().unwrap().receivers, 0);
+}
+
+#[test]
+fn a_task_waking_another_under_a_lock_during_shutdown_does_not_deadlock_its_worker() {
+    let channel = Arc::new(std::sync::Mutex::new(Channel::default()));
+    let rt = runtime(1);
+    let handle = rt.handle().clone();
+    let (polled_tx, polled_rx) = mpsc::channel();
+    channel.lock().unwrap().receivers = 1;
+    let receiver = Receiver(channel.clone());
+    drop(rt.spawn(async move {
+        let receiver = receiver;
+        std::future::poll_fn(|cx| {
+            receiver.0.lock().unwrap().waker = Some(cx.waker().clone());
+            let _ = polled_tx.send(());
+            std::task::Poll::<()>::Pending
+        })
+        .await;
+    }));
+    polled_rx.recv().unwrap();
+    // The sender is a task on the only worker; it wakes the receiver under the lock once
+    // the runtime is being dropped.
+    let (go_tx, go_rx) = mpsc::channel::<()>();
+    let (busy_tx, busy_rx) = mpsc::channel();
+    let sender = channel.clone();
+    drop(rt.spawn(async move {
+        busy_tx.send(()).unwrap();
+        let _ = go_rx.recv();
+        let mut state = sender.lock().unwrap();
+        if let Some(waker) = state.waker.take() {
+            waker.wake();
+        }
+        drop(state);
+    }));
+    busy_rx.recv().unwrap();
+    let dropper = std::thread::spawn(move || drop(rt));
+    while !handle.spawn(async {}).is_finished() {
+        std::thread::yield_now();
+    }
+    go_tx.send(()).unwrap();
+    within_20s(move || dropper.join().unwrap());
+    assert_eq!(channel.lock().unwrap().receivers, 0);
 }
