@@ -56,6 +56,28 @@ impl Registration {
         Poll::Ready(Ok(event))
     }
 
+    /// Like [`poll_ready`](Self::poll_ready) for a future that may wait in `direction`
+    /// together with others (see [`ScheduledIo::poll_ready_shared`]); it calls
+    /// [`remove_waiter`](Self::remove_waiter) with its `key` when dropped.
+    pub(crate) fn poll_ready_shared(
+        &self,
+        cx: &mut Context<'_>,
+        direction: Direction,
+        key: &mut Option<usize>,
+    ) -> Poll<io::Result<ReadyEvent>> {
+        let event = ready!(self.io.poll_ready_shared(cx, direction, key));
+        if event.shut_down() {
+            return Poll::Ready(Err(super::shut_down_error()));
+        }
+        Poll::Ready(Ok(event))
+    }
+
+    /// Frees the waiter `key` of a future that used
+    /// [`poll_ready_shared`](Self::poll_ready_shared).
+    pub(crate) fn remove_waiter(&self, direction: Direction, key: usize) {
+        self.io.remove_waiter(direction, key);
+    }
+
     /// `op` said `WouldBlock` after `event`: wait for the next edge.
     pub(crate) fn clear_readiness(&self, event: ReadyEvent, direction: Direction) {
         self.io.clear_readiness(event, direction);

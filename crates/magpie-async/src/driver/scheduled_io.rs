@@ -18,6 +18,8 @@
 use std::sync::Mutex;
 use std::task::{Context, Poll, Waker};
 
+use slab::Slab;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Readable (or a listener has a connection).
@@ -78,8 +80,23 @@ impl ReadyEvent {
 
 #[derive(Debug, Default)]
 struct Waiters {
+    /// The `poll_*` waiter of each direction: one task at a time (a second task's poll
+    /// replaces the first's waker, as with tokio's `poll_read`).
     reader: Option<Waker>,
     writer: Option<Waker>,
+    /// Waiting futures that may be many at once (tasks accepting on one listener), each
+    /// under the key it removes when dropped; `None` once woken.
+    readers: Slab<Option<Waker>>,
+    writers: Slab<Option<Waker>>,
+}
+
+impl Waiters {
+    fn list(&mut self, direction: Direction) -> &mut Slab<Option<Waker>> {
+        match direction {
+            Direction::Read => &mut self.readers,
+            Direction::Write => &mut self.writers,
+        }
+    }
 }
 
 /// A registered source's state, shared by its owner and the driver.
@@ -123,10 +140,46 @@ impl ScheduledIo {
         let mut waiters = lock(&self.waiters);
         if bits & Direction::Read.mask() != 0 {
             wake.extend(waiters.reader.take());
+            wake.extend(waiters.readers.iter_mut().filter_map(|(_, w)| w.take()));
         }
         if bits & Direction::Write.mask() != 0 {
             wake.extend(waiters.writer.take());
+            wake.extend(waiters.writers.iter_mut().filter_map(|(_, w)| w.take()));
         }
+    }
+
+    /// Like [`poll_ready`](Self::poll_ready) for one of possibly many futures waiting in
+    /// `direction` at once: its waker is kept under `key` (allocated at its first
+    /// `Pending`) until an event wakes it; the future calls
+    /// [`remove_waiter`](Self::remove_waiter) when dropped.
+    pub(crate) fn poll_ready_shared(
+        &self,
+        cx: &mut Context<'_>,
+        direction: Direction,
+        key: &mut Option<usize>,
+    ) -> Poll<ReadyEvent> {
+        if let Some(event) = self.ready(direction) {
+            return Poll::Ready(event);
+        }
+        let mut waiters = lock(&self.waiters);
+        let list = waiters.list(direction);
+        match key.and_then(|k| list.get_mut(k)) {
+            Some(Some(waker)) if waker.will_wake(cx.waker()) => {}
+            Some(slot) => *slot = Some(cx.waker().clone()),
+            None => *key = Some(list.insert(Some(cx.waker().clone()))),
+        }
+        // Re-read under the lock, as in `poll_ready`.
+        match self.ready(direction) {
+            Some(event) => Poll::Ready(event),
+            None => Poll::Pending,
+        }
+    }
+
+    /// A future that waited through [`poll_ready_shared`](Self::poll_ready_shared) is
+    /// done or dropped: frees its `key`.
+    pub(crate) fn remove_waiter(&self, direction: Direction, key: usize) {
+        let waker = lock(&self.waiters).list(direction).try_remove(key);
+        drop(waker); // outside the lock
     }
 
     /// Ready in `direction` now, or `Pending` with the task's waker stored.

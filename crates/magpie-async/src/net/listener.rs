@@ -3,7 +3,7 @@
 use std::io;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 
 use mio::Interest;
 
@@ -54,26 +54,67 @@ impl TcpListener {
         self.io.local_addr()
     }
 
-    /// Accepts a connection, registered with the same runtime.
+    /// Accepts a connection, registered with the same runtime. Any number of tasks may
+    /// wait in `accept` on one listener at once (a listener shared through an `Arc`):
+    /// each is woken when a connection arrives.
     pub async fn accept(&self) -> io::Result<(TcpStream, SocketAddr)> {
-        std::future::poll_fn(|cx| self.poll_accept(cx)).await
+        let mut waiter = Waiter {
+            registration: &self.registration,
+            key: None,
+        };
+        std::future::poll_fn(|cx| loop {
+            let event =
+                ready!(self
+                    .registration
+                    .poll_ready_shared(cx, Direction::Read, &mut waiter.key))?;
+            match self.io.accept() {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.registration.clear_readiness(event, Direction::Read);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                accepted => return Poll::Ready(self.register_accepted(accepted)),
+            }
+        })
+        .await
     }
 
-    /// Polls for a connection.
+    /// Polls for a connection. One task at a time: a poll from another task replaces the
+    /// waker of the previous one (as tokio's `poll_accept`); tasks that wait together
+    /// use [`accept`](Self::accept).
     pub fn poll_accept(&self, cx: &mut Context<'_>) -> Poll<io::Result<(TcpStream, SocketAddr)>> {
         self.registration
             .poll_io(cx, Direction::Read, || self.io.accept())
-            .map(|accepted| {
-                let (io, addr) = accepted?;
-                // A fresh connection's request usually is already there: try reading
-                // before waiting for the registration's first event. On the listener's
-                // runtime, wherever `accept` is polled.
-                let driver = self.registration.driver().clone();
-                Ok((
-                    TcpStream::register_with(driver, io, READABLE | WRITABLE)?,
-                    addr,
-                ))
-            })
+            .map(|accepted| self.register_accepted(accepted))
+    }
+
+    fn register_accepted(
+        &self,
+        accepted: io::Result<(mio::net::TcpStream, SocketAddr)>,
+    ) -> io::Result<(TcpStream, SocketAddr)> {
+        let (io, addr) = accepted?;
+        // A fresh connection's request usually is already there: try reading before
+        // waiting for the registration's first event. On the listener's runtime,
+        // wherever `accept` is polled.
+        let driver = self.registration.driver().clone();
+        Ok((
+            TcpStream::register_with(driver, io, READABLE | WRITABLE)?,
+            addr,
+        ))
+    }
+}
+
+/// An `accept`'s place among the listener's waiters, freed when the `accept` ends or
+/// is dropped.
+struct Waiter<'a> {
+    registration: &'a Registration,
+    key: Option<usize>,
+}
+
+impl Drop for Waiter<'_> {
+    fn drop(&mut self) {
+        if let Some(key) = self.key {
+            self.registration.remove_waiter(Direction::Read, key);
+        }
     }
 }
 

@@ -144,3 +144,41 @@ fn dropping_the_runtime_drops_tasks_waiting_on_sockets() {
     drop(rt);
     assert_eq!(dropped.load(Ordering::SeqCst), 10);
 }
+
+#[test]
+fn tasks_accepting_on_one_shared_listener_are_all_woken() {
+    const ACCEPTORS: usize = 3;
+    let rt = runtime();
+    let listener = Arc::new(
+        rt.block_on(async { TcpListener::bind("127.0.0.1:0") })
+            .unwrap(),
+    );
+    let addr = listener.local_addr().unwrap();
+    let (polled_tx, polled_rx) = std::sync::mpsc::channel();
+    let (accepted_tx, accepted_rx) = std::sync::mpsc::channel();
+    for _ in 0..ACCEPTORS {
+        let (listener, polled_tx, accepted_tx) =
+            (listener.clone(), polled_tx.clone(), accepted_tx.clone());
+        rt.spawn(async move {
+            // The first accept finds no connection (the listener starts out "ready").
+            let _ = futures_lite::future::poll_once(listener.accept()).await;
+            polled_tx.send(()).unwrap();
+            let accepted = listener.accept().await.unwrap();
+            accepted_tx.send(accepted).unwrap();
+        });
+    }
+    for _ in 0..ACCEPTORS {
+        polled_rx.recv().unwrap();
+    }
+    // Every acceptor is waiting; one connection each.
+    std::thread::sleep(Duration::from_millis(50));
+    let clients: Vec<_> = (0..ACCEPTORS)
+        .map(|_| std::net::TcpStream::connect(addr).unwrap())
+        .collect();
+    for i in 0..ACCEPTORS {
+        accepted_rx
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_else(|e| panic!("acceptor {i} of {ACCEPTORS} never woke: {e}"));
+    }
+    drop(clients);
+}
