@@ -22,6 +22,7 @@ pub struct TcpListener {
 
 impl TcpListener {
     /// Binds to the first address of `addr` that works (`SO_REUSEADDR`, mio's backlog).
+    /// A host name is resolved synchronously, as in [`TcpStream::connect`].
     ///
     /// # Errors
     /// Outside a runtime, or if no address can be bound.

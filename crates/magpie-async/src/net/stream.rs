@@ -17,8 +17,11 @@ use crate::driver::{Driver, Registration};
 /// An asynchronous TCP stream on the current runtime's I/O driver: registered once,
 /// edge-triggered; reads and writes go straight to the socket while it is ready and
 /// wait for the driver only after `WouldBlock`. Implements `futures-io`'s
-/// `AsyncRead`/`AsyncWrite`, also on `&TcpStream` (one task may read and write at once),
-/// so `futures_lite::AsyncReadExt` etc. work on it.
+/// `AsyncRead`/`AsyncWrite`, also on `&TcpStream` (one task may read while another
+/// writes), so `futures_lite::AsyncReadExt` etc. work on it. One task at a time per
+/// direction, as tokio's `poll_read`/`poll_write`: a second task reading the same
+/// stream while the first waits replaces the first one's waker, which may then never
+/// wake.
 ///
 /// ```
 /// use futures_lite::{AsyncReadExt, AsyncWriteExt};
@@ -79,7 +82,10 @@ impl TcpStream {
         Ok(Self { registration, io })
     }
 
-    /// Connects to the first address of `addr` that accepts.
+    /// Connects to the first address of `addr` that accepts. A host name is resolved
+    /// by `ToSocketAddrs`, synchronously on the calling worker (std's resolver):
+    /// resolve it in [`spawn_blocking`](crate::spawn_blocking) first, or pass a
+    /// `SocketAddr`, where a slow lookup must not hold a worker.
     pub async fn connect(addr: impl ToSocketAddrs) -> io::Result<Self> {
         let mut last = None;
         for addr in addr.to_socket_addrs()? {
