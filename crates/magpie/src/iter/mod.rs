@@ -12,7 +12,8 @@
 //! `par_split()` (also `_inclusive`, `_terminator`), `par_split_whitespace()` (also
 //! `_ascii_whitespace`), `par_matches()` and `par_match_indices()`;
 //! `par_bridge()` on any `Iterator + Send`; `par_extend()` on the standard collections;
-//! and the sources [`repeat_n`], [`repeat`], [`once`] and [`empty`].
+//! the sources [`repeat_n`], [`repeat`], [`once`] and [`empty`]; and `into_par_iter()`
+//! on tuples of up to eight indexed iterables, which walk them in lockstep ([`MultiZip`]).
 //! The adaptors and consumers carry rayon's names and meaning:
 //!
 //! ```
@@ -207,6 +208,7 @@ mod map;
 mod map_with;
 mod min_len;
 mod min_max;
+mod multizip;
 mod par_bridge;
 mod parallel_iterator;
 pub mod plumbing;
@@ -257,6 +259,7 @@ pub use intersperse::Intersperse;
 pub use map::Map;
 pub use map_with::{MapInit, MapWith};
 pub use min_len::{MaxLen, MinLen};
+pub use multizip::{MultiZip, MultiZipIter, MultiZipProducer};
 pub use par_bridge::{IterBridge, ParallelBridge};
 pub use parallel_iterator::{Inner, ParallelIterator};
 pub use range::RangeIter;
