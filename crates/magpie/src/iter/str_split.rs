@@ -38,8 +38,16 @@ mod sealed {
 }
 use sealed::Matcher;
 
-/// What the splits and `par_matches` accept as a pattern: a `char`, or a
-/// `Fn(char) -> bool` that says which characters match (sealed, as rayon's).
+/// What the splits and `par_matches` accept as a pattern, as rayon's: a `char`, a set
+/// of them (`&[char]`, `[char; N]`, `&[char; N]`), or a `Fn(char) -> bool` that says
+/// which characters match (sealed).
+///
+/// ```
+/// use magpie::prelude::*;
+///
+/// let fields: Vec<&str> = "a,b;c".par_split([',', ';']).collect();
+/// assert_eq!(fields, ["a", "b", "c"]);
+/// ```
 pub trait Pattern: Matcher + Sync + Send {}
 
 impl Matcher for char {
@@ -62,7 +70,47 @@ impl<F: Fn(char) -> bool> Matcher for F {
     }
 }
 
+/// A set of characters, any of which matches.
+impl Matcher for [char] {
+    fn find_in(&self, s: &str) -> Option<(usize, usize)> {
+        (|c| self.contains(&c)).find_in(s)
+    }
+    fn rfind_in(&self, s: &str) -> Option<(usize, usize)> {
+        (|c| self.contains(&c)).rfind_in(s)
+    }
+}
+
+impl Matcher for &[char] {
+    fn find_in(&self, s: &str) -> Option<(usize, usize)> {
+        (**self).find_in(s)
+    }
+    fn rfind_in(&self, s: &str) -> Option<(usize, usize)> {
+        (**self).rfind_in(s)
+    }
+}
+
+impl<const N: usize> Matcher for [char; N] {
+    fn find_in(&self, s: &str) -> Option<(usize, usize)> {
+        self[..].find_in(s)
+    }
+    fn rfind_in(&self, s: &str) -> Option<(usize, usize)> {
+        self[..].rfind_in(s)
+    }
+}
+
+impl<const N: usize> Matcher for &[char; N] {
+    fn find_in(&self, s: &str) -> Option<(usize, usize)> {
+        self[..].find_in(s)
+    }
+    fn rfind_in(&self, s: &str) -> Option<(usize, usize)> {
+        self[..].rfind_in(s)
+    }
+}
+
 impl Pattern for char {}
+impl Pattern for &[char] {}
+impl<const N: usize> Pattern for [char; N] {}
+impl<const N: usize> Pattern for &[char; N] {}
 impl<F: Fn(char) -> bool + Sync + Send> Pattern for F {}
 
 /// The match of `m` whose start is nearest after `at` in `s[lo..hi]` (or, if there

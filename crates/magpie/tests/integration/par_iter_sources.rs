@@ -132,6 +132,14 @@ proptest! {
         prop_assert_eq!(got, s.split_ascii_whitespace().collect::<Vec<_>>());
         let got: Vec<&str> = p.install(|| s.par_matches(sep).with_max_len(max).collect());
         prop_assert_eq!(got, s.matches(sep).collect::<Vec<_>>());
+        // Sets of characters, as an array, a reference to one and a slice.
+        let set = [',', 'é', '😀'];
+        let got: Vec<&str> = p.install(|| s.par_split(set).with_max_len(max).collect());
+        prop_assert_eq!(got, s.split(set).collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_split_terminator(&set).with_max_len(max).collect());
+        prop_assert_eq!(got, s.split_terminator(&set).collect::<Vec<_>>());
+        let got: Vec<&str> = p.install(|| s.par_matches(&set[..]).with_max_len(max).collect());
+        prop_assert_eq!(got, s.matches(&set[..]).collect::<Vec<_>>());
         let got: Vec<(usize, &str)> = p.install(|| s.par_match_indices(',').with_max_len(max).collect());
         prop_assert_eq!(got, s.match_indices(',').collect::<Vec<_>>());
         let got: Vec<u16> = p.install(|| s.par_encode_utf16().with_max_len(max).collect());
