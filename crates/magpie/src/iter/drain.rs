@@ -1,5 +1,6 @@
 //! `par_drain`: moves a range of a `Vec`'s elements out in parallel, as rayon's
-//! [`ParallelDrainRange`].
+//! [`ParallelDrainRange`]; also on `VecDeque` and `String`, through a `Vec` (see their
+//! impls).
 //!
 //! The vector's length is cut to the start of the range first, so the range and the
 //! tail after it belong to nobody in the vector's eyes; the range's elements go to
@@ -14,8 +15,10 @@ use std::marker::PhantomData;
 use std::ops::{Bound, Range, RangeBounds};
 use std::sync::Arc;
 
-use super::vec::VecProducer;
-use super::{IndexedParallelIterator, ParallelIterator};
+use std::collections::VecDeque;
+
+use super::vec::{IntoIter, VecProducer};
+use super::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
 /// `par_drain(range)`: removes a range of elements and iterates over them in
 /// parallel; what the iterator does not consume is dropped, and the elements after
@@ -41,6 +44,37 @@ impl<'a, T: Send> ParallelDrainRange<usize> for &'a mut Vec<T> {
             vec: Some(self),
             range,
         }
+    }
+}
+
+/// On a `VecDeque` the range moves into a `Vec` first (one sequential pass, as the
+/// maps and sets are iterated), whose elements the pieces then own.
+impl<T: Send> ParallelDrainRange<usize> for &mut VecDeque<T> {
+    type Iter = IntoIter<T>;
+    type Item = T;
+    fn par_drain<R: RangeBounds<usize>>(self, range: R) -> IntoIter<T> {
+        let range = resolve(range, self.len());
+        self.drain(range).collect::<Vec<T>>().into_par_iter()
+    }
+}
+
+/// On a `String` the items are the `char`s of the range (as rayon's), which moves into
+/// a `Vec<char>` first (one sequential pass); the range must lie on character
+/// boundaries, as for `String::drain`.
+///
+/// ```
+/// use magpie::prelude::*;
+///
+/// let mut s = String::from("magpie: 42");
+/// let digits: u32 = s.par_drain(8..).filter_map(|c| c.to_digit(10)).sum();
+/// assert_eq!((digits, s.as_str()), (6, "magpie: "));
+/// ```
+impl ParallelDrainRange<usize> for &mut String {
+    type Iter = IntoIter<char>;
+    type Item = char;
+    fn par_drain<R: RangeBounds<usize>>(self, range: R) -> IntoIter<char> {
+        let range = resolve(range, self.len());
+        self.drain(range).collect::<Vec<char>>().into_par_iter()
     }
 }
 

@@ -5,7 +5,7 @@
 //! `par_chunks_exact()`, `par_rchunks()`, `par_split()`, `par_split_inclusive()`,
 //! `par_chunk_by()` (each also `_mut`) and `par_windows()`, and the
 //! sorts `par_sort()`/`par_sort_unstable()` with their `_by` and `_by_key` forms and
-//! `par_sort_by_cached_key()`; `par_drain(range)` on `Vec`s;
+//! `par_sort_by_cached_key()`; `par_drain(range)` on `Vec`s, `VecDeque`s and `String`s;
 //! `par_iter()`/`into_par_iter()` on the standard maps, sets and `VecDeque` (and
 //! `par_iter_mut()` on the maps and `VecDeque`); on strings `par_chars()`,
 //! `par_char_indices()`, `par_bytes()`, `par_encode_utf16()`, `par_lines()`,
@@ -159,7 +159,8 @@
 //!   `slice::Split`, ...), as [`Split`] is the string's.
 //! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
 //!   (rayon strips a `\r` from the end of every line).
-//! * `par_drain` is provided for `Vec` only (not `VecDeque` or `String`).
+//! * `par_drain` on a `VecDeque` or a `String` moves the range into a `Vec` first (one
+//!   sequential pass; rayon iterates them in place); on a `Vec` it works in place.
 //! * The integer ranges are the half-open `a..b` of `u8` to `u64`, `i8` to `i64`,
 //!   `usize` and `isize`; rayon's `a..=b`, `char` and 128-bit ranges are not
 //!   sources (write `a..b + 1`). The `u64` and `i64` ranges are indexed (rayon's are

@@ -1,7 +1,8 @@
-//! `par_drain` on `Vec` and `par_sort_by_cached_key` on slices against `Vec::drain`
+//! `par_drain` on `Vec` (and `VecDeque`, `String`) and `par_sort_by_cached_key` on slices against `Vec::drain`
 //! and `sort_by_cached_key`: random inputs and ranges (proptest), empty and
 //! single-element inputs, consumers that stop early, panics, drops.
 
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -13,6 +14,26 @@ use common::{iter_pool as pool, Counted};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn par_drain_of_a_deque_and_a_string_matches_std(v in prop::collection::vec(any::<u32>(), 0..2000), a in 0usize..2001, b in 0usize..2001, front in 0usize..50, text in "[a-zé😀 ]{0,300}") {
+        // A deque whose elements wrap around its buffer.
+        let mut deque: VecDeque<u32> = v.iter().copied().collect();
+        deque.rotate_left(front.min(v.len()));
+        let mut expected_deque = deque.clone();
+        let (start, end) = (a.min(b).min(v.len()), a.max(b).min(v.len()));
+        let drained: Vec<u32> = pool().install(|| deque.par_drain(start..end).collect());
+        let expected: Vec<u32> = expected_deque.drain(start..end).collect();
+        prop_assert_eq!(drained, expected);
+        prop_assert_eq!(&deque, &expected_deque);
+
+        let cut = |i: usize| (0..=i.min(text.len())).rev().find(|&j| text.is_char_boundary(j)).unwrap();
+        let (start, end) = (cut(a.min(b)), cut(a.max(b)));
+        let mut string = text.clone();
+        let chars: Vec<char> = pool().install(|| string.par_drain(start..end).collect());
+        prop_assert_eq!(chars, text[start..end].chars().collect::<Vec<_>>());
+        prop_assert_eq!(string, format!("{}{}", &text[..start], &text[end..]));
+    }
 
     #[test]
     fn par_drain_matches_vec_drain(v in prop::collection::vec(any::<u32>(), 0..3000), a in 0usize..3001, b in 0usize..3001) {
