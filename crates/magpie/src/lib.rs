@@ -70,6 +70,7 @@ mod stats;
 mod sync;
 mod unwind;
 mod worker;
+mod yield_now;
 
 pub mod prelude;
 
@@ -81,6 +82,7 @@ pub use rng::Rng;
 pub use scope::{scope, Scope};
 pub use spawn::spawn;
 pub use stats::{PoolStats, WorkerStats};
+pub use yield_now::{yield_local, yield_now, Yield};
 
 /// The index of the calling thread in its pool, if it is a pool worker.
 pub fn current_thread_index() -> Option<usize> {

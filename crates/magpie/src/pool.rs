@@ -90,6 +90,18 @@ impl ThreadPool {
             .map(WorkerThread::index)
     }
 
+    /// [`crate::yield_now`] if the calling thread is a worker of this pool, else `None`.
+    pub fn yield_now(&self) -> Option<crate::Yield> {
+        self.current_thread_index()?;
+        crate::yield_now()
+    }
+
+    /// [`crate::yield_local`] if the calling thread is a worker of this pool, else `None`.
+    pub fn yield_local(&self) -> Option<crate::Yield> {
+        self.current_thread_index()?;
+        crate::yield_local()
+    }
+
     /// A snapshot of every worker's statistics.
     pub fn stats(&self) -> PoolStats {
         self.registry.stats()

@@ -30,7 +30,7 @@ const MAX_STEAL_LOOKS: usize = 64;
 
 impl WorkerThread {
     /// Own queue first, then the victims, then the injector.
-    pub(super) fn find_work(&self) -> Option<JobRef> {
+    pub(crate) fn find_work(&self) -> Option<JobRef> {
         if let Some(job) = self.local.pop() {
             // A FIFO pop makes the rest of the front block the owner's (see `share`):
             // hand it out if anyone is idle, as a push would.
