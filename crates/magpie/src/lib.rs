@@ -55,6 +55,7 @@ pub mod iter;
 mod job;
 mod job_cache;
 mod join;
+mod join_context;
 mod latch;
 pub mod policy;
 mod pool;
@@ -76,6 +77,7 @@ pub mod prelude;
 
 pub use builder::{BuildError, ThreadPoolBuilder, DEFAULT_BLOCKS, DEFAULT_ENTRIES};
 pub use join::join;
+pub use join_context::{join_context, FnContext};
 pub use pool::ThreadPool;
 pub use queue::{QueueFlavour, StealAmount};
 pub use rng::Rng;
