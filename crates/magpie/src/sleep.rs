@@ -29,7 +29,8 @@
 //!    searcher finds it at its next look. This only delays sleeping; it cannot lose a
 //!    wake-up.
 //! 3. Whoever makes work visible to other workers (a push to the injector, a spill, an
-//!    owner sharing its block) calls [`Sleep::notify_work`]: SeqCst fence, then read
+//!    owner sharing its block, a FIFO owner pushing into a block thieves can see)
+//!    calls [`Sleep::notify_work`]: SeqCst fence, then read
 //!    `state`; if nobody searches and someone sleeps, wake one ([`Sleep::wake_one`]
 //!    converts it to a searcher under the `idle` lock, so a second notification does not
 //!    wake a second sleeper for the same work: no thundering herd). One exception: an

@@ -260,7 +260,17 @@ impl WorkerThread {
             LocalQueue::Fifo(_) => self.registry.threads[self.index].stealer.stealable_len() > 0,
         };
         if thieves_have_some {
-            return; // thieves already have something of ours to take
+            // Thieves already have something of ours to take. FIFO: a push into a
+            // block thieves can see (the back block, once the front one is full) is
+            // what published it, with no share to notify for it: notify here, or a
+            // sleeping worker sleeps on beside the visible job (rule 3 of `sleep.rs`).
+            if matches!(self.local, LocalQueue::Fifo(_))
+                && self.registry.sleep.anyone_idle()
+                && self.registry.sleep.notify_work()
+            {
+                bump(&self.counters().wakes, 1);
+            }
+            return;
         }
         if self.local.share() {
             bump(&self.counters().shares, 1);

@@ -138,6 +138,32 @@ fn a_fifo_workers_spawns_wake_sleeping_workers() {
     }
 }
 
+/// FIFO pools: a push into a block thieves can already see (the back block, once the
+/// front one is full) publishes the job by itself, so it must wake a sleeping worker as
+/// a share does. Blocks of 4: the fifth spawn is the first into such a block (review
+/// finding: `share` saw the job stealable and returned without notifying, so from the
+/// fifth spawn on the sleeping worker slept on and every task waited for the long job).
+/// A hang detector, not a timing.
+#[test]
+fn a_fifo_push_into_a_visible_block_wakes_a_sleeping_worker() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .flavour(QueueFlavour::Fifo)
+        .queue_geometry(4, 4)
+        .build()
+        .unwrap();
+    let ran: Vec<AtomicBool> = (0..8).map(|_| AtomicBool::new(false)).collect();
+    let mut seen = [false; 8];
+    pool.scope(|s| {
+        for (flag, seen) in ran.iter().zip(&mut seen) {
+            let_others_park(&pool);
+            s.spawn(move |_| flag.store(true, Ordering::SeqCst));
+            *seen = wait_for(flag);
+        }
+    });
+    assert_eq!(seen, [true; 8], "spawns that waited for the long job");
+}
+
 /// A worker that spawned two tasks while the other worker was busy, and then blocks
 /// until the second has run: through [`magpie::block_in_place`], the other worker
 /// takes it once free. (Blocking directly is BWoS's limit, paper §8: the second task
