@@ -8,7 +8,7 @@ use magpie_queue::Steal;
 
 use super::WorkerThread;
 use crate::job::JobRef;
-use crate::policy::{StealOutcome, Topology, Victims};
+use crate::policy::{StealOutcome, Thief, Topology, Victims};
 use crate::queue::LocalQueue;
 use crate::registry::Registry;
 use crate::stats::bump;
@@ -46,9 +46,23 @@ impl WorkerThread {
     }
 
     fn steal(&self) -> Option<JobRef> {
-        // SAFETY: `thief` and `rng` are touched only by this thread, and never
-        // re-entrantly: policies do not run jobs.
-        let thief = unsafe { &mut *self.thief.get() }.as_mut()?;
+        // The thief is taken out of its cell while it is used: a policy is user code
+        // and may wait for pool work (an install into another pool, say), which
+        // searches again on this thread. That nested search then finds no thief and
+        // steals nothing, instead of making a second `&mut` to this one, to `rng` and
+        // to the batch buffer.
+        // SAFETY: `thief` is touched only by this thread, and no reference to it is
+        // live: the one made here ends with this statement.
+        let mut thief = unsafe { (*self.thief.get()).take() }?;
+        let job = self.steal_with(&mut *thief);
+        // SAFETY: as above.
+        unsafe { *self.thief.get() = Some(thief) };
+        job
+    }
+
+    fn steal_with(&self, thief: &mut dyn Thief) -> Option<JobRef> {
+        // SAFETY: `rng` is touched only by this thread, here, and a nested search
+        // (from the policy's code) leaves `steal` before it gets here.
         let rng = unsafe { &mut *self.rng.get() };
         let registry = &*self.registry;
         let victims = PoolVictims {
@@ -94,11 +108,18 @@ impl WorkerThread {
                 Steal::Empty => StealOutcome::Empty,
                 Steal::Retry => StealOutcome::Retry,
             };
+            // The batch is emptied before `record`, policy code, runs.
+            let job = match got {
+                Steal::Success(items) => {
+                    bump(&counters.steals, 1);
+                    bump(&counters.items_stolen, items as u64);
+                    self.keep_batch(batch)
+                }
+                Steal::Empty | Steal::Retry => None,
+            };
             thief.record(victim, outcome, latency);
-            if let Steal::Success(items) = got {
-                bump(&counters.steals, 1);
-                bump(&counters.items_stolen, items as u64);
-                return self.keep_batch(batch);
+            if job.is_some() {
+                return job;
             }
         }
         None

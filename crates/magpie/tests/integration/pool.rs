@@ -526,3 +526,69 @@ fn lone_jobs_of_two_blocked_workers_are_stolen_under_every_policy() {
         );
     }
 }
+
+/// A victim policy is user code and may call into a pool from `choose`, here an
+/// install into another pool. The worker searches while it waits for that install, but
+/// must not call back into the thief whose `choose` is still running: that is a second
+/// `&mut` to it (review finding: the nested search re-entered `choose`, which found its
+/// own `inside` flag set; it also reused the steal buffer the outer search held).
+#[test]
+fn a_victim_policy_that_installs_into_another_pool_is_not_re_entered() {
+    use magpie::policy::{Thief, VictimPolicy, Victims};
+    use std::sync::OnceLock;
+    use std::time::Instant;
+
+    static OTHER: OnceLock<ThreadPool> = OnceLock::new();
+    static REENTERED: AtomicBool = AtomicBool::new(false);
+    static INSTALLS: AtomicUsize = AtomicUsize::new(0);
+
+    #[derive(Debug)]
+    struct Installing;
+    struct InstallingThief {
+        inside: bool,
+    }
+    impl Thief for InstallingThief {
+        fn choose(&mut self, victims: &dyn Victims, _rng: &mut magpie::Rng) -> Option<usize> {
+            if self.inside {
+                REENTERED.store(true, Ordering::SeqCst);
+                return None;
+            }
+            if INSTALLS.fetch_add(1, Ordering::SeqCst) < 4 {
+                self.inside = true;
+                let other = OTHER.get().expect("built before the pool");
+                other.install(|| std::thread::sleep(Duration::from_millis(5)));
+                self.inside = false;
+            }
+            Some((victims.me() + 1) % victims.workers())
+        }
+    }
+    impl VictimPolicy for Installing {
+        fn name(&self) -> &str {
+            "installing"
+        }
+        fn thief(&self, _me: usize, _workers: usize) -> Box<dyn Thief> {
+            Box::new(InstallingThief { inside: false })
+        }
+    }
+
+    OTHER.get_or_init(|| pool(1));
+    // Its workers start searching, and so choosing, at once.
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .victim_policy(Installing)
+        .build()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while INSTALLS.load(Ordering::SeqCst) < 4 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(pool.install(|| magpie::join(|| 1, || 2)), (1, 2));
+    assert!(
+        INSTALLS.load(Ordering::SeqCst) >= 4,
+        "the workers never chose"
+    );
+    assert!(
+        !REENTERED.load(Ordering::SeqCst),
+        "a thief's choose was re-entered"
+    );
+}
