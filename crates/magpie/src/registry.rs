@@ -120,12 +120,13 @@ impl Registry {
         let _ = self.sleep.notify_work();
     }
 
-    /// Hands a spilled block to the injector, where every worker can take it.
-    pub(crate) fn inject_batch(&self, jobs: impl IntoIterator<Item = JobRef>) {
+    /// Hands a spilled block to the injector, where every worker can take it. Returns
+    /// whether that woke a sleeping worker (the caller's `wakes` statistic).
+    pub(crate) fn inject_batch(&self, jobs: impl IntoIterator<Item = JobRef>) -> bool {
         if self.injector.push_batch(jobs).is_err() {
             unreachable!("the injector is never closed");
         }
-        let _ = self.sleep.notify_work();
+        self.sleep.notify_work()
     }
 
     pub(crate) fn wake_specific(&self, worker: usize) {

@@ -236,7 +236,9 @@ impl WorkerThread {
         let buf = unsafe { &mut *self.spill_buf.get() };
         if self.local.pop_block_into(buf) {
             bump(&self.counters().spills, 1);
-            self.registry.inject_batch(buf.drain(..));
+            if self.registry.inject_batch(buf.drain(..)) {
+                bump(&self.counters().wakes, 1);
+            }
         }
         if let Err(job) = self.local.push(job) {
             self.registry.inject(job);
@@ -283,7 +285,9 @@ impl WorkerThread {
         } else if matches!(self.local, LocalQueue::Fifo(_)) {
             if let Some(block) = self.local.pop_block() {
                 bump(&self.counters().shares, 1);
-                self.registry.inject_batch(block);
+                if self.registry.inject_batch(block) {
+                    bump(&self.counters().wakes, 1);
+                }
             }
         }
     }
@@ -320,7 +324,9 @@ impl WorkerThread {
                 }
                 if let Some(block) = self.local.pop_block() {
                     bump(&self.counters().shares, 1);
-                    self.registry.inject_batch(block);
+                    if self.registry.inject_batch(block) {
+                        bump(&self.counters().wakes, 1);
+                    }
                 }
             }
         }

@@ -164,6 +164,29 @@ fn a_fifo_push_into_a_visible_block_wakes_a_sleeping_worker() {
     assert_eq!(seen, [true; 8], "spawns that waited for the long job");
 }
 
+/// FIFO pools: a spawn whose share hands the job to the injector and so wakes the
+/// sleeping worker counts that wake-up in the spawner's `wakes` statistic, as a LIFO
+/// share does (review finding: FIFO shares, spills and `block_in_place` went through
+/// `inject_batch`, whose wake-ups nobody counted: `wakes` stayed 0). `let_others_park`
+/// is a hint, so only one of the rounds has to see the worker asleep.
+#[test]
+fn a_fifo_share_that_wakes_a_sleeping_worker_counts_the_wake() {
+    let pool = pool(2, QueueFlavour::Fifo);
+    let wakes = |pool: &ThreadPool| pool.stats().total().wakes;
+    let mut counted = 0;
+    for _ in 0..5 {
+        let ran = AtomicBool::new(false);
+        pool.scope(|s| {
+            let_others_park(&pool);
+            let before = wakes(&pool);
+            s.spawn(|_| ran.store(true, Ordering::SeqCst));
+            assert!(wait_for(&ran), "the spawned task never ran");
+            counted += wakes(&pool) - before;
+        });
+    }
+    assert!(counted > 0, "no wake-up was counted");
+}
+
 /// A worker that spawned two tasks while the other worker was busy, and then blocks
 /// until the second has run: through [`magpie::block_in_place`], the other worker
 /// takes it once free. (Blocking directly is BWoS's limit, paper §8: the second task
