@@ -82,10 +82,27 @@ impl Registry {
             exit_handler: builder.exit_handler.take(),
             terminating: AtomicBool::new(false),
         });
-        let mut handles = Vec::with_capacity(n);
+        let mut handles: Vec<JoinHandle<()>> = Vec::with_capacity(n);
+        // Stops the workers started so far: the pool is not built after all.
+        let stop = |registry: &Registry, handles: Vec<JoinHandle<()>>| {
+            registry.terminate();
+            for h in handles {
+                let _ = h.join();
+            }
+        };
         for (index, local) in locals.into_iter().enumerate() {
             let name = match builder.thread_name.as_mut() {
-                Some(f) => f(index),
+                // A panic in the user's closure reaches the caller, but only after the
+                // workers already started have stopped: they would park for ever.
+                Some(f) => {
+                    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(index))) {
+                        Ok(name) => name,
+                        Err(payload) => {
+                            stop(&registry, handles);
+                            std::panic::resume_unwind(payload);
+                        }
+                    }
+                }
                 None => format!("magpie-{index}"),
             };
             let mut thread = std::thread::Builder::new().name(name);
@@ -97,10 +114,7 @@ impl Registry {
             match thread.spawn(move || main_loop(registry2, index, local, cpu)) {
                 Ok(h) => handles.push(h),
                 Err(e) => {
-                    registry.terminate();
-                    for h in handles {
-                        let _ = h.join();
-                    }
+                    stop(&registry, handles);
                     return Err(BuildError::Spawn(e));
                 }
             }

@@ -592,3 +592,29 @@ fn a_victim_policy_that_installs_into_another_pool_is_not_re_entered() {
         "a thief's choose was re-entered"
     );
 }
+
+/// A `thread_name` closure that panics while the pool is built: the panic reaches the
+/// caller, and the workers started before it stop (review finding: they were left
+/// running, parked for ever, with their queues and the registry).
+#[test]
+fn a_panicking_thread_name_stops_the_workers_already_started() {
+    let (tx, rx) = mpsc::channel::<usize>();
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ThreadPoolBuilder::new()
+            .num_threads(2)
+            .thread_name(|i| {
+                assert!(i == 0, "no name for worker {i}");
+                format!("named-{i}")
+            })
+            .exit_handler(move |i| {
+                let _ = tx.send(i);
+            })
+            .build()
+    }));
+    assert!(built.is_err(), "the thread_name panic did not propagate");
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(10)),
+        Ok(0),
+        "worker 0, started before the panic, never stopped"
+    );
+}
