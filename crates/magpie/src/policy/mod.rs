@@ -130,6 +130,10 @@ pub trait VictimPolicy: Send + Sync + fmt::Debug + 'static {
 }
 
 /// One worker's victim-selection state.
+///
+/// A panic in [`choose`](Thief::choose) or [`record`](Thief::record) goes to the pool's
+/// panic handler (as a spawned task's) and ends that search; the worker goes on. A
+/// victim index past the pool's workers is skipped.
 pub trait Thief: Send {
     /// The next victim to try (never `victims.me()`), or `None` to skip this attempt
     /// (e.g. every sampled victim looked empty).

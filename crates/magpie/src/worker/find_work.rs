@@ -2,6 +2,7 @@
 //! policy (taking half of a victim's oldest block by default), then the injector; and
 //! the checks a searcher makes before it sleeps.
 
+use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use magpie_queue::Steal;
@@ -72,8 +73,19 @@ impl WorkerThread {
         let counters = self.counters();
         for _ in 0..(2 * (registry.num_threads() - 1)).min(MAX_STEAL_LOOKS) {
             bump(&counters.steal_attempts, 1);
-            let Some(victim) = thief.choose(&victims, rng) else {
-                continue;
+            // A policy is user code: its panic goes to the pool's panic handler (as a
+            // spawned task's) and ends this search, instead of unwinding out of the
+            // worker's loop and taking the worker, and the jobs in its queue, with it.
+            let chosen = panic::catch_unwind(AssertUnwindSafe(|| thief.choose(&victims, rng)));
+            let victim = match chosen {
+                Ok(Some(victim)) if victim < registry.num_threads() => victim,
+                // Out of range: no such worker to steal from (it would index past the
+                // pool's threads).
+                Ok(_) => continue,
+                Err(payload) => {
+                    registry.handle_panic(payload);
+                    return None;
+                }
             };
             debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
             let look = self.wants_latency.then(Instant::now);
@@ -84,7 +96,9 @@ impl WorkerThread {
                 // `last` keeps choosing a victim that ran dry and `performance` never
                 // refreshes an emptied target early.
                 let latency = look.map_or(Duration::ZERO, |s| s.elapsed());
-                thief.record(victim, StealOutcome::Empty, latency);
+                if !self.record(thief, victim, StealOutcome::Empty, latency) {
+                    return None;
+                }
                 continue;
             }
             let Some(victim) = self.lone_job_target(victim, stealable) else {
@@ -117,12 +131,33 @@ impl WorkerThread {
                 }
                 Steal::Empty | Steal::Retry => None,
             };
-            thief.record(victim, outcome, latency);
-            if job.is_some() {
+            // A panicking `record` ends the search, but never loses a stolen job.
+            if !self.record(thief, victim, outcome, latency) || job.is_some() {
                 return job;
             }
         }
         None
+    }
+
+    /// `thief.record(..)`; a panic in it goes to the pool's panic handler and makes
+    /// this return false (see `steal_with`).
+    fn record(
+        &self,
+        thief: &mut dyn Thief,
+        victim: usize,
+        outcome: StealOutcome,
+        latency: Duration,
+    ) -> bool {
+        let recorded = panic::catch_unwind(AssertUnwindSafe(|| {
+            thief.record(victim, outcome, latency);
+        }));
+        match recorded {
+            Ok(()) => true,
+            Err(payload) => {
+                self.registry.handle_panic(payload);
+                false
+            }
+        }
     }
 
     /// Which victim to attempt after a look at `victim` found `stealable` jobs: none if

@@ -618,3 +618,85 @@ fn a_panicking_thread_name_stops_the_workers_already_started() {
         "worker 0, started before the panic, never stopped"
     );
 }
+
+/// A victim policy is user code: a panic in its `choose` or `record`, or a victim
+/// index past the pool's workers, goes to the panic handler (or is skipped) and the
+/// worker lives on (review finding: it unwound out of the worker's loop, and the
+/// worker died with its queue).
+#[test]
+fn a_panicking_or_wrong_victim_policy_does_not_kill_its_worker() {
+    use magpie::policy::{StealOutcome, Thief, VictimPolicy, Victims};
+
+    #[derive(Debug)]
+    struct Faulty;
+    struct FaultyThief {
+        calls: usize,
+    }
+    impl Thief for FaultyThief {
+        fn choose(&mut self, victims: &dyn Victims, _rng: &mut magpie::Rng) -> Option<usize> {
+            self.calls += 1;
+            match self.calls % 3 {
+                0 => panic!("choose fails"),
+                1 => Some(victims.workers() + 5),
+                _ => Some((victims.me() + 1) % victims.workers()),
+            }
+        }
+        fn record(&mut self, _victim: usize, outcome: StealOutcome, _latency: Duration) {
+            if matches!(outcome, StealOutcome::Success { .. }) {
+                panic!("record fails");
+            }
+        }
+    }
+    impl VictimPolicy for Faulty {
+        fn name(&self) -> &str {
+            "faulty"
+        }
+        fn thief(&self, _me: usize, _workers: usize) -> Box<dyn Thief> {
+            Box::new(FaultyThief { calls: 0 })
+        }
+    }
+
+    let handled = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&handled);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .victim_policy(Faulty)
+        .panic_handler(move |_| {
+            counter.fetch_add(1, Ordering::SeqCst);
+        })
+        .build()
+        .unwrap();
+    // A dead worker shows as a hang: run the work on a thread and wait with a timeout.
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for _ in 0..20 {
+            let sum: u64 = pool.install(|| {
+                let (a, b) = magpie::join(
+                    || (0..200_000u64).sum::<u64>(),
+                    || (0..200_000u64).sum::<u64>(),
+                );
+                a + b
+            });
+            assert_eq!(sum, 2 * (199_999 * 200_000 / 2));
+        }
+        let done = AtomicUsize::new(0);
+        pool.scope(|s| {
+            for _ in 0..1000 {
+                s.spawn(|_| {
+                    done.fetch_add(1, Ordering::SeqCst);
+                });
+            }
+        });
+        assert_eq!(done.load(Ordering::SeqCst), 1000);
+        let _ = done_tx.send(());
+    });
+    assert_eq!(
+        done_rx.recv_timeout(Duration::from_secs(60)),
+        Ok(()),
+        "the pool stopped making progress"
+    );
+    assert!(
+        handled.load(Ordering::SeqCst) > 0,
+        "the policy's panics reached the handler"
+    );
+}
