@@ -155,8 +155,8 @@
 //!   at a time just before writing them (`MADV_POPULATE_WRITE`; see `prefault.rs`)
 //!   when a piece writes 512 KiB or more: the same memory as rayon's, fewer faults.
 //! * The iterator of `par_match_indices` and `par_encode_utf16` is a
-//!   `Map`/`FlatMapIter`, not a type of its own. The slices' splits are [`SplitSlice`], [`ChunkBy`] and kin (rayon:
-//!   `slice::Split`, ...), as [`Split`] is the string's.
+//!   `Map`/`FlatMapIter`, not a type of its own. The slices' splits are [`SplitSlice`],
+//!   [`ChunkBy`] and kin (rayon: `slice::Split`, ...), as [`Split`] is the string's.
 //! * `par_lines` splits as `str::lines`: a last line ending in a bare `\r` keeps it
 //!   (rayon strips a `\r` from the end of every line).
 //! * `par_drain` on a `VecDeque` or a `String` moves the range into a `Vec` first (one

@@ -133,7 +133,7 @@ pub trait VictimPolicy: Send + Sync + fmt::Debug + 'static {
 ///
 /// A panic in [`choose`](Thief::choose) or [`record`](Thief::record) goes to the pool's
 /// panic handler (as a spawned task's) and ends that search; the worker goes on. A
-/// victim index past the pool's workers is skipped.
+/// victim index past the pool's workers, or the thief's own, is skipped.
 pub trait Thief: Send {
     /// The next victim to try (never `victims.me()`), or `None` to skip this attempt
     /// (e.g. every sampled victim looked empty).

@@ -78,16 +78,17 @@ impl WorkerThread {
             // worker's loop and taking the worker, and the jobs in its queue, with it.
             let chosen = panic::catch_unwind(AssertUnwindSafe(|| thief.choose(&victims, rng)));
             let victim = match chosen {
-                Ok(Some(victim)) if victim < registry.num_threads() => victim,
-                // Out of range: no such worker to steal from (it would index past the
-                // pool's threads).
+                Ok(Some(victim)) if victim < registry.num_threads() && victim != self.index => {
+                    victim
+                }
+                // Out of range (it would index past the pool's threads) or itself: no
+                // victim this time.
                 Ok(_) => continue,
                 Err(payload) => {
                     registry.handle_panic(payload);
                     return None;
                 }
             };
-            debug_assert_ne!(victim, self.index, "a policy chose the thief itself");
             let look = self.wants_latency.then(Instant::now);
             let stealable = registry.threads[victim].stealer.stealable_len();
             if stealable == 0 {

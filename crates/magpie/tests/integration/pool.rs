@@ -619,8 +619,8 @@ fn a_panicking_thread_name_stops_the_workers_already_started() {
     );
 }
 
-/// A victim policy is user code: a panic in its `choose` or `record`, or a victim
-/// index past the pool's workers, goes to the panic handler (or is skipped) and the
+/// A victim policy is user code: a panic in its `choose` or `record` goes to the panic
+/// handler, a victim index past the pool's workers or its own is skipped, and the
 /// worker lives on (review finding: it unwound out of the worker's loop, and the
 /// worker died with its queue).
 #[test]
@@ -635,9 +635,10 @@ fn a_panicking_or_wrong_victim_policy_does_not_kill_its_worker() {
     impl Thief for FaultyThief {
         fn choose(&mut self, victims: &dyn Victims, _rng: &mut magpie::Rng) -> Option<usize> {
             self.calls += 1;
-            match self.calls % 3 {
+            match self.calls % 4 {
                 0 => panic!("choose fails"),
                 1 => Some(victims.workers() + 5),
+                2 => Some(victims.me()),
                 _ => Some((victims.me() + 1) % victims.workers()),
             }
         }
