@@ -225,8 +225,9 @@ impl ThreadPoolBuilder {
         self
     }
 
-    /// Receives the payload of a panic in a detached [`spawn`](crate::spawn)ed task
-    /// (default: a message on stderr). The pool keeps running either way.
+    /// Receives the payload of a panic in a detached [`spawn`](crate::spawn)ed task or
+    /// in the victim policy's [`Thief`](crate::policy::Thief) (default: a message on
+    /// stderr). The pool keeps running either way.
     pub fn panic_handler(
         mut self,
         handler: impl Fn(Box<dyn Any + Send>) + Send + Sync + 'static,

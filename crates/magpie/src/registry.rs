@@ -2,6 +2,7 @@
 //! statistics, the injector, the idle protocol, the victim policy — and how threads
 //! outside the pool hand it work.
 
+use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -226,7 +227,12 @@ impl Registry {
                     .copied()
                     .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
                     .unwrap_or("<non-string payload>");
-                eprintln!("magpie: a spawned task panicked: {msg}");
+                // Not `eprintln!`, which panics when stderr is gone: this runs on a
+                // worker, outside any `catch_unwind`.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "magpie: a spawned task or a victim policy panicked: {msg}"
+                );
                 drop_payload(payload);
             }
         }

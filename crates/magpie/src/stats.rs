@@ -63,7 +63,8 @@ impl WorkerCounters {
 pub struct WorkerStats {
     /// Jobs this worker took from a queue (its own, a victim's or the injector) and ran.
     pub tasks_run: u64,
-    /// Steal attempts on other workers' queues.
+    /// Victims looked at while searching for work: every choice of the victim policy,
+    /// including those that found nothing to take (then no steal is tried).
     pub steal_attempts: u64,
     /// Attempts that took at least one job.
     pub steals: u64,
