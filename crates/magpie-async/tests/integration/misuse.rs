@@ -266,12 +266,9 @@ impl Drop for Receiver {
     }
 }
 
-#[test]
-fn a_wake_under_a_lock_during_shutdown_does_not_run_the_task_destructor_there() {
-    let channel = Arc::new(std::sync::Mutex::new(Channel::default()));
-    let rt = runtime(1);
-    let handle = rt.handle().clone();
-    // A task waiting on the channel, whose destructor takes the channel's lock.
+/// Spawns a task waiting on `channel`, whose destructor takes the channel's lock, and
+/// returns once it has registered its waker.
+fn spawn_waiting_receiver(rt: &Runtime, channel: &Arc<std::sync::Mutex<Channel>>) {
     let (polled_tx, polled_rx) = mpsc::channel();
     channel.lock().unwrap().receivers = 1;
     let receiver = Receiver(channel.clone());
@@ -285,6 +282,23 @@ fn a_wake_under_a_lock_during_shutdown_does_not_run_the_task_destructor_there() 
         .await;
     }));
     polled_rx.recv().unwrap();
+}
+
+/// Wakes the receiver while holding the channel's lock (as many channels do).
+fn wake_under_lock(channel: &std::sync::Mutex<Channel>) {
+    let mut state = channel.lock().unwrap();
+    if let Some(waker) = state.waker.take() {
+        waker.wake();
+    }
+    drop(state);
+}
+
+#[test]
+fn a_wake_under_a_lock_during_shutdown_does_not_run_the_task_destructor_there() {
+    let channel = Arc::new(std::sync::Mutex::new(Channel::default()));
+    let rt = runtime(1);
+    let handle = rt.handle().clone();
+    spawn_waiting_receiver(&rt, &channel);
     // The only worker is kept busy, so dropping the runtime stays in progress (the
     // shutdown flag is set, the worker not yet joined) while the sender wakes.
     let (release_tx, release_rx) = mpsc::channel::<()>();
@@ -301,13 +315,7 @@ fn a_wake_under_a_lock_during_shutdown_does_not_run_the_task_destructor_there() 
     }
     // The sender wakes the receiver under the channel's lock (as many channels do).
     let sender = channel.clone();
-    within_20s(move || {
-        let mut state = sender.lock().unwrap();
-        if let Some(waker) = state.waker.take() {
-            waker.wake();
-        }
-        drop(state);
-    });
+    within_20s(move || wake_under_lock(&sender));
     release_tx.send(()).unwrap();
     dropper.join().unwrap();
     // The runtime dropped the task, destructor included.
@@ -319,19 +327,7 @@ fn a_task_waking_another_under_a_lock_during_shutdown_does_not_deadlock_its_work
     let channel = Arc::new(std::sync::Mutex::new(Channel::default()));
     let rt = runtime(1);
     let handle = rt.handle().clone();
-    let (polled_tx, polled_rx) = mpsc::channel();
-    channel.lock().unwrap().receivers = 1;
-    let receiver = Receiver(channel.clone());
-    drop(rt.spawn(async move {
-        let receiver = receiver;
-        std::future::poll_fn(|cx| {
-            receiver.0.lock().unwrap().waker = Some(cx.waker().clone());
-            let _ = polled_tx.send(());
-            std::task::Poll::<()>::Pending
-        })
-        .await;
-    }));
-    polled_rx.recv().unwrap();
+    spawn_waiting_receiver(&rt, &channel);
     // The sender is a task on the only worker; it wakes the receiver under the lock once
     // the runtime is being dropped.
     let (go_tx, go_rx) = mpsc::channel::<()>();
@@ -340,11 +336,7 @@ fn a_task_waking_another_under_a_lock_during_shutdown_does_not_deadlock_its_work
     drop(rt.spawn(async move {
         busy_tx.send(()).unwrap();
         let _ = go_rx.recv();
-        let mut state = sender.lock().unwrap();
-        if let Some(waker) = state.waker.take() {
-            waker.wake();
-        }
-        drop(state);
+        wake_under_lock(&sender);
     }));
     busy_rx.recv().unwrap();
     let dropper = std::thread::spawn(move || drop(rt));
